@@ -1,0 +1,6 @@
+"""tjsim: Monte Carlo strategy analyser and statistics for Tien Gow (天九)."""
+from .tiles import Hand, parse_deal, parse_hand, format_hand
+from .rules import RuleSet, load_rules, preset
+
+__version__ = "0.1.0"
+__all__ = ["Hand", "parse_deal", "parse_hand", "format_hand", "RuleSet", "load_rules", "preset", "__version__"]
