@@ -17,6 +17,7 @@ from ..errors import TjsimError
 COMMANDS = {
     "rules": "rules_cmd:rules",
     "score": "score_cmd:score",
+    "hand": "hand_cmd:hand",
     "deal-odds": "odds_cmd:deal_odds",
     "play": "play_cmd:play",
     "simulate": "simulate_cmd:simulate",

@@ -107,9 +107,9 @@ def emit(text: str, out: str | None) -> None:
         raise TjsimError(f"cannot write {out}: {e.strerror}") from None
 
 
-def emit_json(obj: Any, out: str | None) -> None:
-    """Emit pretty JSON (UTF-8, Chinese kept readable)."""
-    emit(json.dumps(obj, ensure_ascii=False, indent=2) + "\n", out)
+def emit_json(obj: Any, out: str | None, indent: int | None = 2) -> None:
+    """Emit JSON (UTF-8, Chinese kept readable); indent=None for one line."""
+    emit(json.dumps(obj, ensure_ascii=False, indent=indent) + "\n", out)
 
 
 def parse_int_list(text: str, what: str) -> list[int]:
