@@ -7,6 +7,7 @@ Every user error ends as one line on stderr and exit code 2 (INTERFACES.md, Erro
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 
 import click
