@@ -56,7 +56,8 @@ def render_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None =
     columns = list(columns or rows[0].keys())
     cells = [[_fmt(r.get(c, "")) for c in columns] for r in rows]
     widths = [max(display_width(c), *(display_width(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) in ("", None) for r in rows) for c in columns]
+    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) in ("", None) for r in rows)
+               and any(isinstance(r.get(c), (int, float)) for r in rows) for c in columns]
 
     def line(values: Sequence[str]) -> str:
         out = []

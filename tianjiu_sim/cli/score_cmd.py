@@ -35,7 +35,7 @@ def score(rules_spec: str, dong: str, closer: int, banker: int, streak: int, fmt
     if fmt == "json":
         emit_json(result, out, indent=None)
         return
-    rows = [{"seat": s, "dong": d, "role": ("closer" if s == closer else "") + (" banker" if s == banker else ""),
+    rows = [{"seat": s, "dong": d, "role": ", ".join(r for r, on in (("closer 結", s == closer), ("banker 莊", s == banker)) if on),
              "payment": p} for s, (d, p) in enumerate(zip(values, payments))]
     if fmt == "csv":
         emit(to_csv(rows, ["seat", "dong", "payment"]), out)
