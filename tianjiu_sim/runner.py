@@ -1,0 +1,231 @@
+"""Run many deals in parallel (numba prange over deal indices) and collect per-deal arrays.
+
+Each deal's randomness comes only from (seed, deal index) through the three streams of
+docs/CONTRACTS.md, so results do not depend on the thread count. Dealing is one call,
+`deal_hands`, driven by a small int64 "deal plan" array, so other dealing methods can be
+swapped in there without touching the kernels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .dealing import deal_perfect
+from .engine import (
+    MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, play_deal, tables,
+)
+from .errors import TjsimError
+from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from .rules import RuleSet
+from .strategies import OBS_LEN, POLICIES, R_DEAL_ROUND, R_NCLASSES, R_PLAYERS, R_TILES
+
+PLAN_PERFECT = 0  # deal plan[0]: perfect shuffle + round dealing (dealing.deal_perfect)
+
+
+def default_plan() -> np.ndarray:
+    """The deal plan of the default dealing (perfect shuffle, rounds of `deal_round` tiles)."""
+    return np.array([PLAN_PERFECT, 0, 0, 0], dtype=np.int64)
+
+
+@njit(cache=True)
+def deal_hands(st, plan, params, order, hands32):
+    """Deal one deal's hands into hands32 (uint32[players]) as `plan` says — the only dealing hook."""
+    # plan[0] selects the dealing kernel; other entries are its arguments (method, shuffle …).
+    deal_perfect(st, params[R_PLAYERS], params[R_TILES], params[R_DEAL_ROUND], order, hands32)
+
+
+@njit(cache=True, parallel=True)
+def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params, tabs,
+         out_pay, out_dong, out_closer, out_bonus, out_folded, counts):
+    players = params[R_PLAYERS]
+    n_cls = params[R_NCLASSES]
+    per = (n + n_chunks - 1) // n_chunks
+    for c in prange(n_chunks):
+        # Scratch once per chunk: allocation per deal would cost as much as the deal.
+        st_deal = np.zeros(4, dtype=np.uint64)
+        st_play = np.zeros(4, dtype=np.uint64)
+        st_dice = np.zeros(4, dtype=np.uint64)
+        order = np.zeros(32, dtype=np.int64)
+        hands32 = np.zeros(players, dtype=np.uint32)
+        hands0 = np.zeros(players, dtype=np.int64)
+        obs = np.zeros(OBS_LEN, dtype=np.int64)
+        buf = np.zeros(128, dtype=np.int64)
+        kv = np.zeros(32, dtype=np.float64)
+        hands = np.zeros(players, dtype=np.int64)
+        dong = np.zeros(players, dtype=np.int64)
+        folded = np.zeros(players, dtype=np.int64)
+        pay = np.zeros(players, dtype=np.int64)
+        bonus = np.zeros((players, 3), dtype=np.int64)
+        rec_plays = np.zeros((0, 4), dtype=np.int64)
+        rec_tricks = np.zeros((0, 3), dtype=np.int64)
+        rec_bonus = np.zeros((0, 4), dtype=np.int64)
+        rec_n = np.zeros(3, dtype=np.int64)
+        cnt = counts[c]
+        lo = c * per
+        hi = min(n, lo + per)
+        for i in range(lo, hi):
+            d = start + i
+            if given.shape[0] > 0:
+                g = i % given.shape[0]
+                for s in range(players):
+                    hands0[s] = given[g, s]
+            else:
+                seed_stream(st_deal, seed, STREAM_DEAL, d)
+                deal_hands(st_deal, plan, params, order, hands32)
+                for s in range(players):
+                    hands0[s] = np.int64(hands32[s])
+            seed_stream(st_play, seed, STREAM_PLAY, d)
+            seed_stream(st_dice, seed, STREAM_DICE, d)
+            closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
+                               obs, buf, kv, hands, dong, folded, pay, bonus,
+                               rec_plays, rec_tricks, rec_bonus, rec_n, cnt)
+            out_closer[i] = closer
+            for s in range(players):
+                out_pay[i, s] = pay[s]
+                out_dong[i, s] = dong[s]
+                out_folded[i, s] = folded[s]
+                for t in range(3):
+                    out_bonus[i, s, t] = bonus[s, t]
+    return n_cls
+
+
+@njit(cache=True)
+def _run_traces(seed, start, n, plan, given, banker, streak, policies, params, tabs,
+                out_hands, out_pay, out_dong, out_closer, out_folded,
+                rec_plays, rec_tricks, rec_bonus, rec_n):
+    players = params[R_PLAYERS]
+    st_deal = np.zeros(4, dtype=np.uint64)
+    st_play = np.zeros(4, dtype=np.uint64)
+    st_dice = np.zeros(4, dtype=np.uint64)
+    order = np.zeros(32, dtype=np.int64)
+    hands32 = np.zeros(players, dtype=np.uint32)
+    hands0 = np.zeros(players, dtype=np.int64)
+    obs = np.zeros(OBS_LEN, dtype=np.int64)
+    buf = np.zeros(128, dtype=np.int64)
+    kv = np.zeros(32, dtype=np.float64)
+    hands = np.zeros(players, dtype=np.int64)
+    dong = np.zeros(players, dtype=np.int64)
+    folded = np.zeros(players, dtype=np.int64)
+    pay = np.zeros(players, dtype=np.int64)
+    bonus = np.zeros((players, 3), dtype=np.int64)
+    counts = np.zeros((0, 0), dtype=np.int64)
+    for i in range(n):
+        d = start + i
+        if given.shape[0] > 0:
+            g = i % given.shape[0]
+            for s in range(players):
+                hands0[s] = given[g, s]
+        else:
+            seed_stream(st_deal, seed, STREAM_DEAL, d)
+            deal_hands(st_deal, plan, params, order, hands32)
+            for s in range(players):
+                hands0[s] = np.int64(hands32[s])
+        seed_stream(st_play, seed, STREAM_PLAY, d)
+        seed_stream(st_dice, seed, STREAM_DICE, d)
+        out_closer[i] = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
+                                  obs, buf, kv, hands, dong, folded, pay, bonus,
+                                  rec_plays[i], rec_tricks[i], rec_bonus[i], rec_n[i], counts)
+        for s in range(players):
+            out_hands[i, s] = hands0[s]
+            out_pay[i, s] = pay[s]
+            out_dong[i, s] = dong[s]
+            out_folded[i, s] = folded[s]
+
+
+@dataclass
+class DealResults:
+    """Per-deal arrays of a run (deal i of the arrays is deal index start + i)."""
+
+    payments: np.ndarray  # int32 [deals, players], bonuses included, zero-sum per deal
+    dong: np.ndarray  # int8 [deals, players]
+    closer: np.ndarray  # int8 [deals], -1 for a void deal
+    bonus: np.ndarray  # int32 [deals, players, 3]: net per bonus type (engine.BONUS_TYPES)
+    folded: np.ndarray  # bool [deals, players]
+    class_counts: np.ndarray  # int64 [3, classes]: led, beat with, beaten (engine.C_*)
+    start: int = 0
+
+
+def policy_ids(names: Sequence[str], players: int) -> np.ndarray:
+    """Policy names (one per seat, or one for all) as the kernel's id array; unknown names are errors."""
+    names = [n.strip() for n in names]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise TjsimError(f"got {len(names)} policies, the table has {players} players "
+                         f"(give one per seat, or one for all)")
+    for n in names:
+        if n not in POLICIES:
+            raise TjsimError(f"unknown strategy '{n}' (allowed: {', '.join(POLICIES)})")
+    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+
+
+def _given(hands, players: int) -> np.ndarray:
+    if hands is None:
+        return np.zeros((0, players), dtype=np.int64)
+    arr = np.asarray(hands, dtype=np.int64)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.shape[1] != players:
+        raise TjsimError(f"the deal has {arr.shape[1]} hands, the table has {players} players")
+    return np.ascontiguousarray(arr)
+
+
+def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, start: int = 0,
+              banker: int = 0, streak: int = 1, threads: int | None = None, hands=None,
+              plan: np.ndarray | None = None) -> DealResults:
+    """Play deals start … start+deals-1 (in parallel) and return their per-deal arrays."""
+    players = rules.players
+    pol = policy_ids(policies, players)
+    params = pack_params(rules)
+    tabs = tables(rules)
+    given = _given(hands, players)
+    plan = default_plan() if plan is None else plan
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    n_chunks = max(1, min(deals, 256))
+    pay = np.zeros((deals, players), dtype=np.int32)
+    dong = np.zeros((deals, players), dtype=np.int8)
+    closer = np.zeros(deals, dtype=np.int8)
+    bonus = np.zeros((deals, players, 3), dtype=np.int32)
+    folded = np.zeros((deals, players), dtype=np.bool_)
+    n_cls = int(params[R_NCLASSES])
+    counts = np.zeros((n_chunks, 3, n_cls), dtype=np.int64)
+    if deals > 0:
+        _run(np.uint64(seed), start, deals, n_chunks, plan, given, banker, streak, pol, params, tabs,
+             pay, dong, closer, bonus, folded, counts)
+    return DealResults(pay, dong, closer, bonus, folded, counts.sum(axis=0), start)
+
+
+def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, hands=None,
+                    banker: int = 0, streak: int = 1, start: int = 0, method: str = "left",
+                    shuffle: str = "perfect") -> list[dict]:
+    """INTERFACES.md traces of deal indices start … start+deals-1 (or of the given hands)."""
+    from .trace import to_trace
+
+    players = rules.players
+    pol = policy_ids(policies, players)
+    params = pack_params(rules)
+    tabs = tables(rules)
+    given = _given(hands, players)
+    n = deals
+    out_hands = np.zeros((n, players), dtype=np.int64)
+    out_pay = np.zeros((n, players), dtype=np.int64)
+    out_dong = np.zeros((n, players), dtype=np.int64)
+    out_closer = np.zeros(n, dtype=np.int64)
+    out_folded = np.zeros((n, players), dtype=np.int64)
+    rec_plays = np.zeros((n, MAX_PLAYS, 4), dtype=np.int64)
+    rec_tricks = np.zeros((n, MAX_TRICKS, 3), dtype=np.int64)
+    rec_bonus = np.zeros((n, MAX_BONUS, 4), dtype=np.int64)
+    rec_n = np.zeros((n, 3), dtype=np.int64)
+    if n > 0:
+        _run_traces(np.uint64(seed), start, n, default_plan(), given, banker, streak, pol, params, tabs,
+                    out_hands, out_pay, out_dong, out_closer, out_folded,
+                    rec_plays, rec_tricks, rec_bonus, rec_n)
+    return [to_trace(rules, seed, start + i, banker, streak, out_hands[i], out_folded[i], rec_plays[i],
+                     rec_tricks[i], rec_bonus[i], rec_n[i], out_dong[i], int(out_closer[i]), out_pay[i],
+                     method=method, shuffle=shuffle)
+            for i in range(n)]

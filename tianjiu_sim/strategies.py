@@ -1,0 +1,524 @@
+"""Strategies (策略): numba decision functions chosen per seat by an integer policy id.
+
+A strategy sees one **observation** only (RULES.md §4.5): an int64 array `obs` holding its own
+hand, the face-up tiles seen so far, the state of the current trick, each seat's 戙, discard
+count, fold flag and face-up tiles, its seat, the banker and the trick number. The engine
+writes public facts into `obs` as they happen and the decider's private slots (seat, hand)
+just before each decision; the other hands never enter a decision function. The remaining
+arguments are public knowledge: the rule parameters (`params`), the play tables (`tabs`,
+built from the catalogue), the deal's STREAM_PLAY random state and a scratch buffer.
+
+Registry: `POLICIES` maps a name to its id; `choose_fold`, `choose_lead` and `choose_follow`
+dispatch on the id with one line per policy.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount32
+from .rng import randbelow
+
+# ---------------------------------------------------------------------------
+# Observation layout (int64 slots)
+# ---------------------------------------------------------------------------
+O_SEAT = 0          # the deciding seat
+O_HAND = 1          # its hand (mask)
+O_HAND_SIZE = 2     # tiles in its hand
+O_BANKER = 3
+O_PLAYERS = 4       # seats at the table
+O_ACTIVE = 5        # seats that have not folded
+O_TRICK = 6         # trick number, 0 first
+O_SEEN = 7          # every face-up tile so far (leads and beats), this trick included
+O_TRICK_SEEN = 8    # face-up tiles of the current trick
+O_LEADER = 9        # leader of the current trick
+O_LEAD_PLAY = 10    # play id of the lead (-1 while leading)
+O_WIN_PLAY = 11     # play id standing highest
+O_WIN_SEAT = 12
+O_WIN_IS_LEAD = 13  # 1 if the standing play is the lead (supremes behave differently)
+O_LAST = 14         # 1 if this trick empties the hands
+O_FORCED = 15       # residual-dice suit mask the lead must come from (0: free)
+O_TO_ACT = 16       # active seats still to act in this trick after the decider
+O_TILES = 17        # tiles per player as dealt
+O_STREAK = 18
+O_LEAD_SIZE = 19     # tiles in the lead of the current trick
+O_DONG = 24         # + seat: 戙 so far
+O_DISC = 32         # + seat: tiles discarded face down so far
+O_FOLDED = 40       # + seat: 1 if folded
+O_LED = 48          # + seat: 1 once the seat has led a trick
+O_SHOWN = 56        # + seat: face-up tiles the seat has played
+OBS_LEN = 64
+MAX_SEATS = 8
+
+# ---------------------------------------------------------------------------
+# Rule parameters (int64 array built by engine.pack_params)
+# ---------------------------------------------------------------------------
+R_PLAYERS = 0
+R_TILES = 1
+R_EARLY_DEATH = 2
+R_MIN_DONG = 3
+R_BASELINE = 4
+R_BANKER_MULT = 5
+R_SWEEP = 6
+R_SUPREME_BONUS = 7
+R_SUSPENDED = 8
+R_SUPREME_CLOSE = 9
+R_CLOSE_REWARD = 10
+R_QUARTET_BONUS = 11
+R_FOLD = 12
+R_FOLD_COST = 13
+R_RESIDUAL = 14
+R_DICE_GONG = 15
+R_DICE_ZA = 16
+R_DEAL_ROUND = 17
+R_SUPREME_PLAY = 18
+R_QUARTET_CLASS = 19
+R_ZA8_PAIR = 20
+R_NPLAYS = 21
+R_NCLASSES = 22
+R_LAO = 23          # mask of 老 / 二名老 tiles (fold eligibility)
+R_SUIT_GONG = 24    # folk suit masks for the residual dice
+R_SUIT_ZA = 25
+R_SUIT_YAO = 26
+N_PARAMS = 32
+
+# ---------------------------------------------------------------------------
+# Table layout (engine.build_tables): tabs = (pt, bl, bf, blm, bfm, by_mask, lead_order, tt, multi, weak)
+# ---------------------------------------------------------------------------
+P_MASK = 0
+P_CLS = 1
+P_RANK = 2
+P_SIZE = 3
+P_NEED = 4          # need_absent: canonical iff hand & need == 0
+P_NBEAT = 5         # plays that beat it as a lead (fewer = stronger)
+P_STR = 6           # single strength 0..100 (singles only)
+T_SINGLE = 0        # tt[bit, .]: play id of the tile as a single
+T_STR = 1           # strength of that single, 0..100
+
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+POLICY_NAMES = {v: k for k, v in POLICIES.items()}
+
+
+# ---------------------------------------------------------------------------
+# Public-knowledge helpers (legal plays are rules, not private information)
+# ---------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def holds(pt, p, hand):
+    """Whether the hand can make play `p` canonically (lower copies first)."""
+    m = pt[p, P_MASK]
+    return (m & hand) == m and (pt[p, P_NEED] & hand) == 0
+
+
+@njit(cache=True, inline="always")
+def beat_allowed(obs, params):
+    """Early death (§4.4): whether the decider may beat at all in this trick."""
+    if obs[O_LAST] == 1 and params[R_EARLY_DEATH] != 0:
+        if obs[O_DONG + obs[O_SEAT]] + obs[O_LEAD_SIZE] < params[R_MIN_DONG]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def legal_leads(obs, tabs, buf):
+    """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
+    pt = tabs[0]
+    by_mask = tabs[5]
+    hand = obs[O_HAND]
+    forced = obs[O_FORCED]
+    n = 0
+    for i in range(by_mask.shape[0]):
+        p = by_mask[i]
+        if holds(pt, p, hand):
+            if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
+                continue
+            buf[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_beats(obs, tabs, params, buf, by_mask_order):
+    """Legal beats of the standing play into buf (ascending mask, or cheapest first); returns the count."""
+    if not beat_allowed(obs, params):
+        return 0
+    pt = tabs[0]
+    w = obs[O_WIN_PLAY]
+    if by_mask_order:
+        lst = tabs[3] if obs[O_WIN_IS_LEAD] == 1 else tabs[4]
+    else:
+        lst = tabs[1] if obs[O_WIN_IS_LEAD] == 1 else tabs[2]
+    hand = obs[O_HAND]
+    n = 0
+    for i in range(1, lst[w, 0] + 1):
+        p = lst[w, i]
+        if holds(pt, p, hand):
+            buf[n] = p
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def nth_bit(mask, k):
+    """Bit position of the k-th (0-based) set bit of mask, lowest first."""
+    m = mask
+    for _ in range(k):
+        m &= m - 1
+    return popcount32((m & -m) - 1)
+
+
+@njit(cache=True)
+def may_fold(obs, params):
+    """§4.6: folding is on and the hand holds no 老 / 二名老."""
+    return params[R_FOLD] != 0 and (obs[O_HAND] & params[R_LAO]) == 0
+
+
+# ---------------------------------------------------------------------------
+# random (docs/CONTRACTS.md, draw for draw)
+# ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def random_fold(obs, tabs, params, st):
+    """Fold with probability 1/2."""
+    return randbelow(st, 2) == 1
+
+
+@njit(cache=True)
+def random_lead(obs, tabs, params, st, buf):
+    """A uniformly random legal lead."""
+    n = legal_leads(obs, tabs, buf)
+    return buf[randbelow(st, n)]
+
+
+@njit(cache=True)
+def random_discard(hand, size, st):
+    """Discard `size` tiles, each uniformly among those left (CONTRACTS.md order of draws)."""
+    out = 0
+    rest = hand
+    for _ in range(size):
+        k = randbelow(st, popcount32(rest))
+        b = nth_bit(rest, k)
+        out |= np.int64(1) << b
+        rest &= ~(np.int64(1) << b)
+    return out
+
+
+@njit(cache=True)
+def random_follow(obs, tabs, params, st, buf):
+    """Beat with a uniformly random legal beat or discard (one extra option); returns (play, discard)."""
+    n = legal_beats(obs, tabs, params, buf, True)
+    r = randbelow(st, n + 1)
+    if r < n:
+        return buf[r], np.int64(0)
+    pt = tabs[0]
+    size = pt[obs[O_LEAD_PLAY], P_SIZE]
+    return np.int64(-1), random_discard(obs[O_HAND], size, st)
+
+
+# ---------------------------------------------------------------------------
+# greedy
+# ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def greedy_fold(obs, tabs, params, st):
+    """Never folds."""
+    return False
+
+
+@njit(cache=True)
+def greedy_lead(obs, tabs, params, st, buf):
+    """Lead the strongest play: largest first, then the fewest plays that could beat it."""
+    pt = tabs[0]
+    order = tabs[6]
+    hand = obs[O_HAND]
+    forced = obs[O_FORCED]
+    for i in range(order.shape[0]):
+        p = order[i]
+        if holds(pt, p, hand):
+            if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
+                continue
+            return p
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def weakest_tiles(hand, size, weak):
+    """The `size` weakest tiles of the hand by the static order `weak` (weakest first)."""
+    out = np.int64(0)
+    k = 0
+    for i in range(weak.shape[0]):
+        b = np.int64(1) << weak[i]
+        if hand & b:
+            out |= b
+            k += 1
+            if k == size:
+                break
+    return out
+
+
+@njit(cache=True)
+def greedy_follow(obs, tabs, params, st, buf):
+    """Beat with the cheapest legal beat, else discard the weakest tiles."""
+    if beat_allowed(obs, params):
+        pt = tabs[0]
+        lst = tabs[1] if obs[O_WIN_IS_LEAD] == 1 else tabs[2]
+        w = obs[O_WIN_PLAY]
+        hand = obs[O_HAND]
+        for i in range(1, lst[w, 0] + 1):
+            p = lst[w, i]
+            if holds(pt, p, hand):
+                return p, np.int64(0)
+    size = tabs[0][obs[O_LEAD_PLAY], P_SIZE]
+    return np.int64(-1), weakest_tiles(obs[O_HAND], size, tabs[9])
+
+
+# ---------------------------------------------------------------------------
+# heuristic
+# ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def _combo_tiles(hand, tabs):
+    """Tiles of the hand that take part in some multi-tile play it can make."""
+    pt = tabs[0]
+    multi = tabs[8]
+    out = np.int64(0)
+    for i in range(multi.shape[0]):
+        m = pt[multi[i], P_MASK]
+        if (m & hand) == m:
+            out |= m
+    return out
+
+
+@njit(cache=True)
+def _threat(pt, lst, p, unseen, opponents, opp_size, n_unseen):
+    """Chance that some opponent holds a play beating `p` (beaters from `lst`), tiles dealt at random."""
+    safe = 1.0
+    for i in range(1, lst[p, 0] + 1):
+        b = lst[p, i]
+        m = pt[b, P_MASK]
+        if (m & unseen) != m:
+            continue
+        k = pt[b, P_SIZE]
+        if k > opp_size:
+            continue
+        # Disjoint events "opponent j holds all k tiles": exactly opponents × hypergeometric term.
+        q = float(opponents)
+        for j in range(k):
+            q *= (opp_size - j) / (n_unseen - j)
+        if q >= 1.0:
+            return 1.0
+        safe *= 1.0 - q
+    return 1.0 - safe
+
+
+@njit(cache=True)
+def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
+    """Worth of keeping each tile of the hand (kv[bit]); low values are discarded first."""
+    pt = tabs[0]
+    tt = tabs[7]
+    bl = tabs[1]
+    rest = hand
+    while rest:
+        b = popcount32((rest & -rest) - 1)
+        rest &= rest - 1
+        s = tt[b, T_SINGLE]
+        v = tt[b, T_STR] / 100.0
+        v += 1.0 - _threat(pt, bl, s, unseen, opponents, opp_size, n_unseen)
+        if combo & (np.int64(1) << b):
+            v += 1.5
+        kv[b] = v
+
+
+@njit(cache=True)
+def _pick_discard(hand, size, kv):
+    out = np.int64(0)
+    for _ in range(size):
+        best = -1
+        bv = 1e9
+        rest = hand & ~out
+        while rest:
+            b = popcount32((rest & -rest) - 1)
+            rest &= rest - 1
+            if kv[b] < bv:
+                bv = kv[b]
+                best = b
+        out |= np.int64(1) << best
+    return out
+
+
+@njit(cache=True)
+def _unseen(obs):
+    return np.int64(0xFFFFFFFF) & ~obs[O_SEEN] & ~obs[O_HAND]
+
+
+@njit(cache=True)
+def heuristic_fold(obs, tabs, params, st):
+    """Fold a hand without 老 unless it holds a pair or combination (至尊 included)."""
+    if not may_fold(obs, params):
+        return False
+    return _combo_tiles(obs[O_HAND], tabs) == 0
+
+
+@njit(cache=True)
+def heuristic_lead(obs, tabs, params, st, buf):
+    """See `HEURISTIC_RULES`; lead choice."""
+    pt = tabs[0]
+    bl = tabs[1]
+    hand = obs[O_HAND]
+    h = obs[O_HAND_SIZE]
+    seat = obs[O_SEAT]
+    n = legal_leads(obs, tabs, buf)
+    if n == 1:
+        return buf[0]
+    sup = params[R_SUPREME_PLAY]
+    # Bonuses first: 賀尊 on the first lead, 四大賀 whenever held, 包尊 when the 至尊 is all that is left.
+    if params[R_SUPREME_BONUS] > 0 and obs[O_LED + seat] == 0 and h > 2 and holds(pt, sup, hand):
+        if obs[O_FORCED] == 0:
+            return sup
+    if params[R_QUARTET_BONUS] > 0:
+        for i in range(n - 1, -1, -1):
+            if pt[buf[i], P_CLS] == params[R_QUARTET_CLASS]:
+                return buf[i]
+    unseen = _unseen(obs)
+    n_unseen = popcount32(unseen)
+    opponents = obs[O_ACTIVE] - 1
+    combo = _combo_tiles(hand, tabs)
+    best = -1
+    best_score = -1e9
+    loser = -1
+    loser_score = 1e9
+    for i in range(n):
+        p = buf[i]
+        m = pt[p, P_MASK]
+        k = pt[p, P_SIZE]
+        win = 1.0 - _threat(pt, bl, p, unseen, opponents, h, n_unseen)
+        # A whole-hand lead is the 結 itself: the leader closes whenever it stands.
+        if k == h:
+            if win > 0.5:
+                return p
+        breaks = k == 1 and (combo & m) != 0
+        if k >= 2 and (combo & m) == m:
+            breaks = False
+        score = win * (1.0 + 0.6 * k)
+        if breaks:
+            score -= 0.8
+        # Among sure winners cash the cheapest one first; keep the strongest to close.
+        if win > 0.999:
+            score += 1.0 - pt[p, P_RANK] / 64.0
+        if score > best_score:
+            best_score = score
+            best = p
+        if k == 1 and not breaks:
+            v = pt[p, P_STR] + 100.0 * win
+            if v < loser_score:
+                loser_score = v
+                loser = p
+    if best_score >= 0.9 or loser < 0:
+        return best
+    return loser
+
+
+@njit(cache=True)
+def heuristic_follow(obs, tabs, params, st, buf, kv):
+    """See `HEURISTIC_RULES`; beat-or-discard choice."""
+    pt = tabs[0]
+    bf = tabs[2]
+    hand = obs[O_HAND]
+    seat = obs[O_SEAT]
+    size = pt[obs[O_LEAD_PLAY], P_SIZE]
+    n = legal_beats(obs, tabs, params, buf, False)
+    unseen = _unseen(obs)
+    n_unseen = popcount32(unseen)
+    to_act = obs[O_TO_ACT]
+    h = obs[O_HAND_SIZE]
+    combo = _combo_tiles(hand, tabs)
+    if n > 0:
+        if obs[O_LAST] == 1:
+            if to_act == 0:
+                return buf[0], np.int64(0)
+            return buf[n - 1], np.int64(0)
+        need = 0.5
+        if obs[O_DONG + seat] == 0 and h <= 4:
+            need = 0.25
+        fallback = -1
+        for i in range(n):
+            p = buf[i]
+            m = pt[p, P_MASK]
+            win = 1.0
+            if to_act > 0:
+                win = 1.0 - _threat(pt, bf, p, unseen, to_act, h, n_unseen)
+            if win < need:
+                continue
+            if size == 1 and (combo & m) != 0:
+                if fallback < 0:
+                    fallback = p
+                continue
+            return p, np.int64(0)
+        if fallback >= 0 and (obs[O_DONG + seat] == 0 and h <= 3):
+            return fallback, np.int64(0)
+    _keep_values(hand, tabs, unseen, combo, obs[O_ACTIVE] - 1, h, n_unseen, kv)
+    return np.int64(-1), _pick_discard(hand, size, kv)
+
+
+HEURISTIC_RULES = """heuristic: how a careful player plays, from the observation only.
+
+Counting: every tile not in the own hand and not seen face up is "unseen" (in another hand,
+discarded face down or undealt). The chance that a play can be beaten is the chance that some
+opponent still to act holds all tiles of a beating play, with the unseen tiles spread at random
+(exact per beater: opponents × hypergeometric term; beaters combined as independent).
+
+Fold (folk): a hand with no 老 folds unless it holds a pair or combination (至尊 included).
+Lead:
+ 1. 賀尊 on: lead 至尊 at the first lead if held (not as the last trick). 四大賀 on: lead a
+    quartet whenever held. If the whole hand is one play (the 結) and likely to stand, lead it.
+ 2. Score each legal lead by its chance to stand × (1 + 0.6 × tiles); a single that breaks a
+    combination of the hand is penalised; among sure winners (a 老 that is surely top) the cheapest
+    goes first, so the strongest is saved to close 結.
+ 3. If no lead is likely to win, lead the weakest single that breaks no combination (pass the
+    lead cheaply, keep the strength).
+Follow:
+ 1. Last trick: beat whenever allowed (early death is the engine's check): the strongest beat if
+    someone still follows, the cheapest if last to act.
+ 2. Otherwise beat with the cheapest play that is likely (≥ 50%, ≥ 25% when still without 戙 near
+    the end) to win the trick — certainly, when last to act; a single taken out of a combination
+    only to get a first 戙 late in the deal. No winner is spent where a cheaper one serves.
+ 3. Else discard the tiles least worth keeping: low singles that are likely beaten and belong to
+    no combination.
+"""
+
+
+# ---------------------------------------------------------------------------
+# Dispatch: one line per policy
+# ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_fold(policy, obs, tabs, params, st):
+    """Whether the seat folds before the first lead (asked only when it may fold)."""
+    if policy == RANDOM:
+        return random_fold(obs, tabs, params, st)
+    if policy == GREEDY:
+        return greedy_fold(obs, tabs, params, st)
+    return heuristic_fold(obs, tabs, params, st)
+
+
+@njit(cache=True)
+def choose_lead(policy, obs, tabs, params, st, buf):
+    """Play id the seat leads."""
+    if policy == RANDOM:
+        return random_lead(obs, tabs, params, st, buf)
+    if policy == GREEDY:
+        return greedy_lead(obs, tabs, params, st, buf)
+    return heuristic_lead(obs, tabs, params, st, buf)
+
+
+@njit(cache=True)
+def choose_follow(policy, obs, tabs, params, st, buf, kv):
+    """(play id, 0) to beat, or (-1, tiles) to discard."""
+    if policy == RANDOM:
+        return random_follow(obs, tabs, params, st, buf)
+    if policy == GREEDY:
+        return greedy_follow(obs, tabs, params, st, buf)
+    return heuristic_follow(obs, tabs, params, st, buf, kv)
