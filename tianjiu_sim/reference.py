@@ -521,12 +521,17 @@ def _play(rules: RuleSet, hands: Sequence[int], seed: int, deal_index: int, deci
 
 def play_deal_reference(rules: RuleSet, hands: Sequence[int] | None, seed: int, deal_index: int,
                         policies: Sequence[str], banker: int = 0, streak: int = 1,
-                        method: str = "left", shuffle: str = "perfect") -> dict:
+                        method: str | None = "", shuffle: str | None = "") -> dict:
     """Play one deal with the reference rules and return its INTERFACES.md trace (policy `random` only)."""
     if len(policies) != rules.players:
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
     if any(p != "random" for p in policies):
         raise ValueError(f"the reference engine plays only the 'random' policy, got {list(policies)}")
+    # Given hands were not dealt by any method or shuffle, so the trace names none.
+    if method == "":
+        method = "left" if hands is None else None
+    if shuffle == "":
+        shuffle = "perfect" if hands is None else None
     if hands is None:
         hands = deal_reference(rules, seed, deal_index)
     return _play(rules, hands, seed, deal_index, RandomDecider(seed, deal_index), banker, streak,
