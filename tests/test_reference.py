@@ -66,6 +66,7 @@ def rejected(rules, hands, tricks, fragment: str = "", **kw) -> None:
 
 
 def bonuses(trace) -> list[tuple]:
+    """A trace's bonuses as (type, seat, amount) tuples."""
     return [(b["type"], b["seat"], b["amount"]) for b in trace["bonuses"]]
 
 

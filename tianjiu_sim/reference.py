@@ -60,9 +60,9 @@ def _is_military(pips: str) -> bool:
     return pips in _MILITARY_VALUE
 
 
-def suit_of(rules: RuleSet, pips: str) -> str:
-    """The suit a tile belongs to for singles and pairs: 文/武 (hk) or 宫/杂/幺 (folk)."""
-    if rules.suits == "hk":
+def suit_of(suits: str, pips: str) -> str:
+    """The suit a tile belongs to for singles and pairs: 文/武 (`hk` suits) or 宫/杂/幺 (`folk`)."""
+    if suits == "hk":
         return "武" if _is_military(pips) else "文"
     return "杂" if _is_military(pips) else _FOLK_SUIT[pips]
 
@@ -82,9 +82,7 @@ def classify_pips(suits: str, pips_list: Sequence[str]) -> tuple[tuple, int] | N
     n = len(tiles)
 
     def suit(p: str) -> str:
-        if suits == "hk":
-            return "武" if _is_military(p) else "文"
-        return "杂" if _is_military(p) else _FOLK_SUIT[p]
+        return suit_of(suits, p)
 
     if n == 1:
         return ("single", suit(tiles[0])), _tile_rank(tiles[0])
@@ -299,15 +297,19 @@ class RandomDecider:
         self.st = _stream(seed, STREAM_PLAY, deal_index)
 
     def draw(self, n: int) -> int:
+        """A random int in [0, n) from the play stream."""
         return int(randbelow(self.st, n))
 
     def fold(self, where: str, seat: int, hand: int) -> bool:
+        """Fold with probability 1/2."""
         return self.draw(2) == 1
 
     def lead(self, where: str, seat: int, hand: int, options: list[int]) -> int:
+        """A uniformly drawn legal lead."""
         return options[self.draw(len(options))]
 
     def follow(self, where: str, seat: int, hand: int, beats_: list[int], size: int) -> tuple[str, int]:
+        """A drawn beat, or a discard of `size` tiles drawn one by one."""
         pick = self.draw(len(beats_) + 1)
         if pick < len(beats_):
             return "beat", beats_[pick]
@@ -351,9 +353,11 @@ class ReplayDecider:
         return play
 
     def fold(self, where: str, seat: int, hand: int) -> bool:
+        """Whether the trace folds this seat."""
         return seat in self.folded
 
     def lead(self, where: str, seat: int, hand: int, options: list[int]) -> int:
+        """The trace's lead, checked against the legal leads."""
         play = self._next(where, seat, ("lead",))
         mask = _mask_from_names(play["tiles"], hand, where)
         if mask not in options:
@@ -362,6 +366,7 @@ class ReplayDecider:
         return mask
 
     def follow(self, where: str, seat: int, hand: int, beats_: list[int], size: int) -> tuple[str, int]:
+        """The trace's beat or discard, checked against the legal beats and the lead's size."""
         play = self._next(where, seat, ("beat", "discard"))
         mask = _mask_from_names(play["tiles"], hand, where)
         if play["action"] == "beat":
@@ -374,6 +379,7 @@ class ReplayDecider:
         return "discard", mask
 
     def finish(self, where: str) -> None:
+        """Fail if the trace has actions left over after the deal ended."""
         if self.pos != len(self.plays):
             raise IllegalAction(f"{where}: the trace has {len(self.plays) - self.pos} plays after the deal ended")
 
