@@ -1,0 +1,193 @@
+"""Running an experiment's chunks: in this process, on a local process pool, or on Dask.
+
+Workers only compute: `run_task` is a top-level (spawn- and pickle-safe) function that runs
+one chunk of one measure and returns its tables. The driver in this process writes each
+finished chunk to the results folder as it arrives, in whatever order chunks finish; the
+combiner later reads them in chunk order, so the backend never changes a result. Workers
+on other machines therefore need tianjiu_sim installed, but no shared filesystem.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Callable, Iterable
+
+from .chunks import ResultsFolder, now_iso, summarize_sessions
+from .errors import TjsimError
+from .experiment import Experiment
+
+BACKENDS = ("local", "dask")
+Result = tuple[int, int, int, int, dict, float]
+
+
+def run_task(task: dict[str, Any]) -> Result:
+    """Run one chunk: (cell, k, start, stop, tables, seconds). Executed on a worker."""
+    from .measures import MEASURES  # noqa: PLC0415 (imported on the worker)
+
+    t0 = time.perf_counter()
+    measure = MEASURES[task["measure"]]
+    tables = measure.run_chunk(task["cell"], task["seed"], task["start"], task["stop"])
+    return (task["cell"]["cell"], task["k"], task["start"], task["stop"], tables, time.perf_counter() - t0)
+
+
+def _worker_init() -> None:
+    # one numba thread per worker process: the pool already uses every core it was given
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+
+def run_local(tasks: list[dict[str, Any]], workers: int, on_result: Callable[[Result], None]) -> None:
+    """Run tasks in this process (workers=1) or a spawn process pool, calling on_result as each ends."""
+    if workers <= 1:
+        for task in tasks:
+            on_result(run_task(task))
+        return
+    import concurrent.futures as cf  # noqa: PLC0415
+    import multiprocessing as mp  # noqa: PLC0415
+
+    # spawn, not fork: numba's threading layer and a forked parent do not mix safely
+    saved = os.environ.get("NUMBA_NUM_THREADS")
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    try:
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                      initializer=_worker_init)
+    finally:
+        if saved is None:
+            os.environ.pop("NUMBA_NUM_THREADS", None)
+        else:
+            os.environ["NUMBA_NUM_THREADS"] = saved
+    try:
+        futures = [pool.submit(run_task, t) for t in tasks]
+        for fut in cf.as_completed(futures):
+            on_result(fut.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _dask():
+    try:
+        import distributed  # noqa: PLC0415
+    except ImportError:
+        raise TjsimError("--backend dask needs dask.distributed: pip install 'tianjiu_sim[dask]'") from None
+    return distributed
+
+
+def run_dask(tasks: list[dict[str, Any]], workers: int, scheduler: str | None,
+             on_result: Callable[[Result], None], fingerprint: str = "") -> None:
+    """Run tasks on a dask.distributed cluster: a LocalCluster of `workers` processes, or `scheduler`."""
+    import logging  # noqa: PLC0415
+
+    distributed = _dask()
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = distributed.Client(scheduler, timeout="20s")
+            except (OSError, TimeoutError) as e:
+                raise TjsimError(f"cannot connect to the Dask scheduler at {scheduler}: {e}") from None
+        else:
+            cluster = distributed.LocalCluster(
+                n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.ERROR,
+                env={"NUMBA_NUM_THREADS": "1"})
+            client = distributed.Client(cluster)
+        try:
+            futures = [client.submit(run_task, t, pure=False,
+                                     key=f"tjsim-{fingerprint[:12]}-c{t['cell']['cell']}-k{t['k']}")
+                       for t in tasks]
+            for fut in distributed.as_completed(futures):
+                on_result(fut.result())
+                fut.release()
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _progress(total: int, initial: int, enabled: bool):
+    from tqdm import tqdm  # noqa: PLC0415
+
+    return tqdm(total=total, initial=initial, unit="chunk", file=sys.stderr, disable=not enabled,
+                dynamic_ncols=True, smoothing=0.1)
+
+
+def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers: int = 1,
+                   scheduler: str | None = None, resume: bool = False, progress: bool = False,
+                   report: bool = True) -> dict[str, Any]:
+    """Run (or finish) an experiment into results folder `out`; returns the final manifest."""
+    from .measures import MEASURES  # noqa: PLC0415
+
+    if backend not in BACKENDS:
+        raise TjsimError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
+    if workers < 1:
+        raise TjsimError(f"--workers must be at least 1, got {workers}")
+    if scheduler and backend != "dask":
+        raise TjsimError("--scheduler needs --backend dask")
+    if backend == "dask":
+        _dask()
+    folder = ResultsFolder(out)
+    manifest = folder.prepare(exp, resume)
+    folder.clean_temporaries()
+    done = folder.done_chunks(exp)
+    chunks = exp.chunks()
+    cells = {c["cell"]: c for c in exp.cells}
+    tasks = [{"measure": exp.measure, "cell": dict(cells[c], options=exp.options),
+              "seed": cells[c]["seed"], "k": k, "start": a, "stop": b}
+             for c, k, a, b in chunks if (c, k) not in done]
+
+    session = {"started": now_iso(), "finished": None, "backend": backend, "workers": workers,
+               "scheduler": scheduler, "chunks_run": 0, "deals_run": 0, "seconds": 0.0,
+               "chunk_seconds": 0.0, "resumed_with": len(done)}
+    manifest["status"] = "running"
+    manifest.setdefault("sessions", []).append(session)
+    folder.write_manifest(manifest)
+
+    t0 = time.perf_counter()
+    bar = _progress(len(chunks), len(done), progress)
+
+    def on_result(res: Result) -> None:
+        cell, k, start, stop, tables, secs = res
+        folder.write_chunk(cell, k, start, stop, tables)
+        session["chunks_run"] += 1
+        session["deals_run"] += stop - start
+        session["chunk_seconds"] += secs
+        elapsed = time.perf_counter() - t0
+        bar.set_postfix_str(f"{session['deals_run'] / max(elapsed, 1e-9):,.0f} deals/s", refresh=False)
+        bar.update(1)
+
+    try:
+        if tasks:
+            if backend == "dask":
+                run_dask(tasks, workers, scheduler, on_result, exp.fingerprint())
+            else:
+                run_local(tasks, workers, on_result)
+    finally:
+        bar.close()
+        session["seconds"] = round(time.perf_counter() - t0, 3)
+        session["chunk_seconds"] = round(session["chunk_seconds"], 3)
+        session["finished"] = now_iso()
+        folder.write_manifest(manifest)
+
+    tables = folder.combine(exp)
+    outputs = folder.write_tables(tables)
+    manifest.update(status="complete", finished=now_iso(), tables=list(tables), outputs=outputs,
+                    throughput=summarize_sessions(manifest["sessions"]))
+    folder.write_manifest(manifest)
+    if report:
+        from .report import write_report  # noqa: PLC0415
+
+        manifest["outputs"] = outputs + write_report(folder.path, manifest, tables)
+        folder.write_manifest(manifest)
+    del MEASURES
+    return manifest
+
+
+def tasks_iter(exp: Experiment) -> Iterable[dict[str, Any]]:
+    """Every chunk of an experiment as a task (benchmarks use this)."""
+    cells = {c["cell"]: c for c in exp.cells}
+    for c, k, a, b in exp.chunks():
+        yield {"measure": exp.measure, "cell": dict(cells[c], options=exp.options),
+               "seed": cells[c]["seed"], "k": k, "start": a, "stop": b}

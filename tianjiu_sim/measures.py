@@ -1,0 +1,489 @@
+"""Measures: the plug-ins an experiment runs on each chunk of deal indices.
+
+A measure is registered by name with `register` and provides
+
+- `run_chunk(cell, cell_seed, start, stop) -> {table: DataFrame}`: tidy long tables with
+  the measure's key columns and **integer** sums and counts (hits and trials; sum, sum of
+  squares and n of payments), never means. Integer addition is exact and associative, so
+  chunks combine by addition into the same totals for any chunk size or order. Every chunk
+  emits every key (zeros included), so combined tables keep the measure's row order.
+- `finalize(table, df) -> DataFrame`: estimates and 95% intervals (stats.py) from the sums.
+- `axes`: the grid axes it uses; `check_options` / `check_cell` for validation.
+
+Deal `d` of a cell always draws from `seed_stream(st, cell_seed, STREAM_*, d)`
+(docs/CONTRACTS.md), whichever chunk, process or machine computes it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from numba import njit
+
+from .dealing import deal_for_banker
+from .rng import STREAM_DEAL, seed_stream
+from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
+                    BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
+from .stats import Z95, mean_ci, wilson
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One registered measure: how to run a chunk, how to finish the combined sums."""
+
+    name: str
+    run_chunk: Callable[[dict, int, int, int], dict[str, pd.DataFrame]]
+    finalize: Callable[[str, pd.DataFrame], pd.DataFrame]
+    keys: dict[str, list[str]]
+    axes: tuple[str, ...]
+    description: str = ""
+    check_options: Callable[[dict], list[tuple[str, str]]] = field(default=lambda o: [])
+    check_cell: Callable[[dict, dict], list[str]] = field(default=lambda c, o: [])
+
+
+MEASURES: dict[str, Measure] = {}
+
+
+def register(measure: Measure) -> Measure:
+    """Add a measure to the registry (other modules may register their own)."""
+    MEASURES[measure.name] = measure
+    return measure
+
+
+def _options_known(options: dict, allowed: dict[str, Any]) -> list[tuple[str, str]]:
+    """Unknown keys and wrong types among `options` (allowed: key → type)."""
+    import difflib  # noqa: PLC0415
+
+    out = []
+    for k, v in options.items():
+        if k not in allowed:
+            near = difflib.get_close_matches(k, list(allowed), n=1)
+            hint = f" (did you mean '{near[0]}'?)" if near else \
+                f" (allowed: {', '.join(allowed) or 'no options'})"
+            out.append((k, f"unknown option for this measure{hint}"))
+        elif not isinstance(v, allowed[k]) or isinstance(v, bool):
+            want = allowed[k] if isinstance(allowed[k], tuple) else (allowed[k],)
+            names = {str: "a string", list: "a list", int: "an integer"}
+            out.append((k, f"must be {' or '.join(names.get(t, t.__name__) for t in want)}, got {v!r}"))
+    return out
+
+
+def _method(cell: dict) -> str:
+    return cell.get("method") or "rounds"
+
+
+def _check_method_fits(cell: dict, options: dict) -> list[str]:
+    from .dealing import check_method  # noqa: PLC0415
+    from .errors import TjsimError  # noqa: PLC0415
+
+    try:
+        check_method(_method(cell), cell["players"], cell["rule_settings"]["tiles_per_player"])
+    except TjsimError as e:
+        return [str(e).replace("--method", "method")]
+    return []
+
+
+# ---------------------------------------------------------------------------
+# deal_odds: event probabilities of dealt hands per 牌頭 method and shuffle
+# ---------------------------------------------------------------------------
+
+# Events (INTERFACES.md deal-odds names), evaluated here with tile masks so this measure
+# depends only on the public dealing kernel; odds.py supplies exact values by name.
+_CIVIL_PAIRS = tuple(sum(1 << b for b in bits) for bits in KIND_BITS[:N_CIVIL_KINDS])
+_MIL_PAIRS = (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES)
+_QUARTETS = (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES)
+_CIVIL_PAIR_ARR = np.array(_CIVIL_PAIRS, dtype=np.int64)
+_MIL_PAIR_ARR = np.array(_MIL_PAIRS, dtype=np.int64)
+_QUARTET_ARR = np.array(_QUARTETS, dtype=np.int64)
+_GONG, _ZA, _YAO = BB_FOLK_SUIT["宫"], BB_FOLK_SUIT["杂"], BB_FOLK_SUIT["幺"]
+_CIVIL_SUPREME = kind_mask("5-1")
+# (name, unit, group), in column order of the kernel's counts
+ODDS_EVENTS = (
+    ("supreme", "hand", "core"), ("heaven_pair", "hand", "core"), ("civil_pair", "hand", "core"),
+    ("military_pair", "hand", "core"), ("quartet", "hand", "core"), ("no_lao", "hand", "core"),
+    ("void_suit", "hand", "core"), ("supreme_any", "deal", "core"),
+    ("void_gong", "hand", "extra"), ("void_za", "hand", "extra"), ("void_yao", "hand", "extra"),
+    ("quartet_heaven", "hand", "extra"), ("quartet_earth", "hand", "extra"), ("quartet_man", "hand", "extra"),
+    ("quartet_harmony", "hand", "extra"), ("bonus_chance", "hand", "extra"), ("civil_supreme", "hand", "extra"),
+    ("quartet_any", "deal", "extra"), ("bonus_any", "deal", "extra"),
+)
+ODDS_GROUPS = ("core", "extra", "all")
+
+
+@njit(cache=True)
+def odds_chunk_kernel(seed, start, stop, plan, players):
+    """Counts of every ODDS_EVENTS event over deals start…stop−1, each from its own STREAM_DEAL stream."""
+    st = np.zeros(4, dtype=np.uint64)
+    order = np.zeros(32, dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint32)
+    acc = np.zeros(19, dtype=np.int64)
+    for d in range(start, stop):
+        seed_stream(st, seed, STREAM_DEAL, d)
+        deal_for_banker(st, plan, 0, order, hands)  # exactly the engine's dealing (runner.deal_hands)
+        any_sup = 0
+        any_q = 0
+        for p in range(players):
+            h = np.int64(hands[p])
+            sup = (h & BB_SUPREME) == BB_SUPREME
+            cp = 0
+            for m in _CIVIL_PAIR_ARR:
+                if (h & m) == m:
+                    cp = 1
+            mp = 0
+            for m in _MIL_PAIR_ARR:
+                if (h & m) == m:
+                    mp = 1
+            qs = 0
+            for i in range(4):
+                m = _QUARTET_ARR[i]
+                if (h & m) == m:
+                    qs = 1
+                    acc[11 + i] += 1
+            acc[0] += sup
+            acc[1] += (h & BB_HEAVEN) == BB_HEAVEN
+            acc[2] += cp
+            acc[3] += mp
+            acc[4] += qs
+            acc[5] += (h & BB_LAO) == 0
+            vg = (h & _GONG) == 0
+            vz = (h & _ZA) == 0
+            vy = (h & _YAO) == 0
+            acc[6] += vg or vz or vy
+            acc[8] += vg
+            acc[9] += vz
+            acc[10] += vy
+            acc[15] += sup or qs == 1
+            acc[16] += (h & _CIVIL_SUPREME) == _CIVIL_SUPREME
+            any_sup |= sup
+            any_q |= qs
+        acc[7] += any_sup
+        acc[17] += any_q
+        acc[18] += any_sup or any_q
+    return acc
+
+
+def _select_odds_events(spec: Any) -> list[int]:
+    """Indices into ODDS_EVENTS of `events` (names and/or groups core, extra, all)."""
+    from .errors import TjsimError  # noqa: PLC0415
+
+    tokens = spec if isinstance(spec, list) else [t.strip() for t in str(spec).split(",") if t.strip()]
+    names = [e[0] for e in ODDS_EVENTS]
+    out: list[int] = []
+    for t in tokens:
+        if t == "all":
+            picked = range(len(ODDS_EVENTS))
+        elif t in ("core", "extra"):
+            picked = [i for i, e in enumerate(ODDS_EVENTS) if e[2] == t]
+        elif t in names:
+            picked = [names.index(t)]
+        else:
+            raise TjsimError(f"unknown event '{t}' (allowed: {', '.join([*ODDS_GROUPS, *names])})")
+        out += [i for i in picked if i not in out]
+    if not out:
+        raise TjsimError("events is empty (allowed: core, extra, all or event names)")
+    return out
+
+
+def deal_odds_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
+    """Hits and trials of each dealt-hand event over deals start…stop−1 of a cell."""
+    from .dealing import make_plan  # noqa: PLC0415
+    from .experiment import cell_rules  # noqa: PLC0415
+
+    rules = cell_rules(cell)
+    plan = make_plan(rules, _method(cell), cell["shuffle"] or "perfect", "box")
+    acc = odds_chunk_kernel(np.uint64(cell_seed), np.int64(start), np.int64(stop), plan, np.int64(rules.players))
+    n = stop - start
+    rows = []
+    for i in _select_odds_events(cell.get("options", {}).get("events", "core")):
+        name, unit, _ = ODDS_EVENTS[i]
+        rows.append({"event": name, "unit": unit, "tiles": rules.tiles_per_player,
+                     "trials": n * (rules.players if unit == "hand" else 1), "hits": int(acc[i])})
+    return {"deal_odds": pd.DataFrame(rows).astype({"trials": "int64", "hits": "int64"})}
+
+
+def deal_odds_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """probability, 95% Wilson interval and the exact value under a uniform shuffle."""
+    df = df.copy()
+    df["probability"] = df["hits"] / df["trials"]
+    ci = [wilson(int(h), int(t)) for h, t in zip(df["hits"], df["trials"])]
+    df["ci_low"] = [c[0] for c in ci]
+    df["ci_high"] = [c[1] for c in ci]
+    exact_cache: dict[tuple[int, int], dict[str, float]] = {}
+    exact = []
+    for _, row in df.iterrows():
+        if row.get("shuffle", "perfect") != "perfect":
+            exact.append(math.nan)
+            continue
+        tiles = int(row["tiles"])
+        key = (int(row["players"]), tiles)
+        if key not in exact_cache:
+            exact_cache[key] = _exact_values(*key)
+        exact.append(exact_cache[key].get(row["event"], math.nan))
+    df["exact"] = exact
+    # INTERFACES.md deal-odds column order first
+    first = ["event", "unit", "method", "shuffle", "trials", "hits", "probability", "ci_low", "ci_high", "exact"]
+    return df[first + [c for c in df.columns if c not in first]]
+
+
+def _exact_values(players: int, tiles: int) -> dict[str, float]:
+    """Exact probabilities under a uniform shuffle from odds.py, by event name ({} if unavailable)."""
+    try:
+        from .odds import all_events, exact_probabilities  # noqa: PLC0415
+
+        return dict(exact_probabilities(players, tiles, all_events(tiles)))
+    except Exception:  # noqa: BLE001 (odds.py is optional here: the column is then empty)
+        return {}
+
+
+def _deal_odds_options(options: dict) -> list[tuple[str, str]]:
+    probs = _options_known(options, {"events": (str, list)})
+    ev = options.get("events")
+    if ev is not None:
+        from .errors import TjsimError  # noqa: PLC0415
+
+        if not (isinstance(ev, str) or (isinstance(ev, list) and all(isinstance(x, str) for x in ev))):
+            return probs + [("events", f"must be a string or a list of event names, got {ev!r}")]
+        try:
+            _select_odds_events(ev)
+        except TjsimError as e:
+            probs.append(("events", str(e)))
+    return probs
+
+
+register(Measure(
+    name="deal_odds",
+    run_chunk=deal_odds_chunk,
+    finalize=deal_odds_finalize,
+    keys={"deal_odds": ["event", "unit", "tiles"]},
+    axes=("rules", "players", "method", "shuffle"),
+    description="probabilities of dealt-hand events (INTERFACES.md deal-odds events) per method and shuffle",
+    check_options=_deal_odds_options,
+    check_cell=_check_method_fits,
+))
+
+
+# ---------------------------------------------------------------------------
+# Engine measures: payments per seat, duplicate strategy ladder, bonus value
+# ---------------------------------------------------------------------------
+
+def _run_deals(cell: dict, policies: list[str], cell_seed: int, start: int, stop: int):
+    from .experiment import cell_rules  # noqa: PLC0415
+    from .runner import run_deals  # noqa: PLC0415
+
+    return run_deals(cell_rules(cell), policies, cell_seed, stop - start, start=start,
+                     method=_method(cell), shuffle=cell.get("shuffle") or "perfect")
+
+
+def _moments(x: np.ndarray) -> tuple[int, int]:
+    x = x.astype(np.int64)
+    return int(x.sum()), int((x * x).sum())
+
+
+def _mean_columns(df: pd.DataFrame, prefix: str, sum_col: str, sq_col: str, n_col: str,
+                  scale: pd.Series | float = 1.0) -> pd.DataFrame:
+    """Add prefix, prefix_se, prefix_ci_low, prefix_ci_high from integer moments (÷ scale)."""
+    res = [mean_ci(float(s), float(q), int(n)) for s, q, n in zip(df[sum_col], df[sq_col], df[n_col])]
+    scale = np.asarray(scale, dtype=float) if not np.isscalar(scale) else float(scale)
+    df[prefix] = np.array([r[0] for r in res]) / scale
+    df[f"{prefix}_se"] = np.array([r[1] for r in res]) / scale
+    df[f"{prefix}_ci_low"] = np.array([r[2] for r in res]) / scale
+    df[f"{prefix}_ci_high"] = np.array([r[3] for r in res]) / scale
+    return df
+
+
+def _check_strategies_known(cell: dict, options: dict) -> list[str]:
+    out = _check_method_fits(cell, options)
+    try:
+        from .strategies import POLICIES  # noqa: PLC0415
+    except ImportError:
+        return out + ["the game engine (tianjiu_sim/strategies.py) is not installed"]
+    for s in cell.get("strategies") or []:
+        if s not in POLICIES:
+            out.append(f"strategy '{s}' is not implemented by the engine yet (available: {', '.join(POLICIES)})")
+    return out
+
+
+def payments_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
+    """Per seat: sums of payments and 戙, closes and deals, with the cell's strategies."""
+    res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop)
+    rows = []
+    for s, policy in enumerate(cell["strategies"]):
+        ps, pq = _moments(res.payments[:, s])
+        rows.append({"seat": s, "policy": policy, "n": stop - start, "pay_sum": ps, "pay_sumsq": pq,
+                     "closes": int((res.closer == s).sum()), "dong_sum": int(res.dong[:, s].astype(np.int64).sum()),
+                     "folds": int(res.folded[:, s].sum())})
+    return {"payments": pd.DataFrame(rows)}
+
+
+def payments_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """mean payment (戙) with its interval, closer rate, mean 戙 per seat."""
+    df = _mean_columns(df.copy(), "mean_payment", "pay_sum", "pay_sumsq", "n")
+    df["closer_rate"] = df["closes"] / df["n"]
+    df["mean_dong"] = df["dong_sum"] / df["n"]
+    return df
+
+
+register(Measure(
+    name="payments",
+    run_chunk=payments_chunk,
+    finalize=payments_finalize,
+    keys={"payments": ["seat", "policy"]},
+    axes=("rules", "players", "method", "shuffle", "strategies"),
+    description="mean payment per seat (戙) for the strategies of each cell (like tjsim simulate)",
+    check_options=lambda o: _options_known(o, {}),
+    check_cell=_check_strategies_known,
+))
+
+
+def _ladder(cell: dict) -> list[str]:
+    return list(cell.get("options", {}).get("ladder", ["random", "greedy", "heuristic"]))
+
+
+def ladder_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
+    """Duplicate: every deal replayed with the ladder's strategies rotated through the seats."""
+    from .duplicate import rotation_table  # noqa: PLC0415
+
+    ladder = _ladder(cell)
+    k, n = len(ladder), cell["players"]
+    table = rotation_table(k, n)
+    n_deals = stop - start
+    # y[d, p]: strategy p's summed payment over the seats it held in the replays of deal d
+    y = np.zeros((n_deals, k), dtype=np.int64)
+    closes = np.zeros(k, dtype=np.int64)
+    for r in range(table.shape[0]):
+        res = _run_deals(cell, [ladder[p] for p in table[r]], cell_seed, start, stop)
+        pay = res.payments.astype(np.int64)
+        for s in range(n):
+            y[:, table[r, s]] += pay[:, s]
+            closes[table[r, s]] += int((res.closer == s).sum())
+    seats_held = table.shape[0] * n // k
+    rows = []
+    for p, name in enumerate(ladder):
+        s, q = _moments(y[:, p])
+        rows.append({"kind": "strategy", "a": name, "b": "", "n": n_deals, "seats_per_deal": seats_held,
+                     "sum": s, "sumsq": q, "closes": int(closes[p])})
+    for a in range(k):
+        for b in range(a + 1, k):
+            s, q = _moments(y[:, a] - y[:, b])
+            rows.append({"kind": "difference", "a": ladder[a], "b": ladder[b], "n": n_deals,
+                         "seats_per_deal": seats_held, "sum": s, "sumsq": q, "closes": 0})
+    return {"strategy_ladder": pd.DataFrame(rows)}
+
+
+def ladder_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Mean payment per deal per seat played (戙), and paired differences, with 95% intervals."""
+    df = df.copy()
+    df = _mean_columns(df, "mean", "sum", "sumsq", "n", scale=df["seats_per_deal"])
+    df["significant"] = (df["kind"] == "difference") & ((df["mean_ci_low"] > 0) | (df["mean_ci_high"] < 0))
+    df["closer_rate"] = df["closes"] / (df["n"] * df["seats_per_deal"])
+    return df
+
+
+def _ladder_options(options: dict) -> list[tuple[str, str]]:
+    probs = _options_known(options, {"ladder": list})
+    lad = options.get("ladder")
+    if isinstance(lad, list):
+        from .experiment import known_strategies  # noqa: PLC0415
+
+        if len(lad) < 2:
+            probs.append(("ladder", "needs at least two strategies to compare"))
+        for s in lad:
+            if s not in known_strategies():
+                probs.append(("ladder", f"unknown strategy {s!r} (allowed: {', '.join(known_strategies())})"))
+    return probs
+
+
+register(Measure(
+    name="strategy_ladder",
+    run_chunk=ladder_chunk,
+    finalize=ladder_finalize,
+    keys={"strategy_ladder": ["kind", "a", "b", "seats_per_deal"]},
+    axes=("rules", "players", "method", "shuffle"),
+    description="strategies compared in duplicate (same deals, strategies rotated through the seats)",
+    check_options=_ladder_options,
+    check_cell=lambda c, o: _check_strategies_known(dict(c, strategies=_ladder(dict(c, options=o))), o),
+))
+
+
+@njit(cache=True)
+def hands_chunk_kernel(seed, start, stop, plan, players):
+    """The hands the engine's runner deals for deal indices start…stop−1 (banker 0)."""
+    st = np.zeros(4, dtype=np.uint64)
+    order = np.zeros(32, dtype=np.int64)
+    h = np.zeros(players, dtype=np.uint32)
+    out = np.zeros((stop - start, players), dtype=np.int64)
+    for d in range(start, stop):
+        seed_stream(st, seed, STREAM_DEAL, d)
+        deal_for_banker(st, plan, 0, order, h)
+        for p in range(players):
+            out[d - start, p] = np.int64(h[p])
+    return out
+
+
+HOLDINGS = ("supreme", "no_supreme", "quartet", "no_quartet", "any")
+
+
+def bonus_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
+    """Per holding (至尊 / a quartet / not): seat-deals, payment moments and bonuses received."""
+    from .experiment import cell_rules  # noqa: PLC0415
+    from .runner import deal_plan  # noqa: PLC0415
+
+    rules = cell_rules(cell)
+    res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop)
+    plan = deal_plan(rules, _method(cell), cell.get("shuffle") or "perfect")
+    hands = hands_chunk_kernel(np.uint64(cell_seed), np.int64(start), np.int64(stop), plan, np.int64(rules.players))
+    sup = (hands & BB_SUPREME) == BB_SUPREME
+    quartet = np.zeros_like(sup)
+    for m in (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES):
+        quartet |= (hands & m) == m
+    pay = res.payments.astype(np.int64)
+    bonus = res.bonus.astype(np.int64)
+    masks = {"supreme": sup, "no_supreme": ~sup, "quartet": quartet, "no_quartet": ~quartet,
+             "any": np.ones_like(sup)}
+    rows = []
+    for name in HOLDINGS:
+        m = masks[name]
+        ps, pq = _moments(pay[m])
+        row = {"holding": name, "n": int(m.sum()), "pay_sum": ps, "pay_sumsq": pq}
+        for t, bt in enumerate(("supreme", "supreme_close", "quartet")):
+            bs, bq = _moments(bonus[:, :, t][m])
+            row[f"bonus_{bt}_sum"] = bs
+            row[f"bonus_{bt}_sumsq"] = bq
+        rows.append(row)
+    return {"bonus_value": pd.DataFrame(rows)}
+
+
+def bonus_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
+    """Mean payment (戙) per holding, bonus received, and the value of holding vs not holding."""
+    df = _mean_columns(df.copy(), "mean_payment", "pay_sum", "pay_sumsq", "n")
+    for bt in ("supreme", "supreme_close", "quartet"):
+        df = _mean_columns(df, f"mean_bonus_{bt}", f"bonus_{bt}_sum", f"bonus_{bt}_sumsq", "n")
+    # value of holding = mean payment holding − mean payment not holding, per cell
+    vals, lo, hi = [], [], []
+    for _, row in df.iterrows():
+        other = {"supreme": "no_supreme", "quartet": "no_quartet"}.get(row["holding"])
+        if other is None:
+            vals.append(math.nan), lo.append(math.nan), hi.append(math.nan)
+            continue
+        o = df[(df["cell"] == row["cell"]) & (df["holding"] == other)].iloc[0]
+        v = row["mean_payment"] - o["mean_payment"]
+        se = math.sqrt(row["mean_payment_se"] ** 2 + o["mean_payment_se"] ** 2)
+        vals.append(v), lo.append(v - Z95 * se), hi.append(v + Z95 * se)
+    df["value"], df["value_ci_low"], df["value_ci_high"] = vals, lo, hi
+    return df
+
+
+register(Measure(
+    name="bonus_value",
+    run_chunk=bonus_chunk,
+    finalize=bonus_finalize,
+    keys={"bonus_value": ["holding"]},
+    axes=("rules", "players", "method", "shuffle", "strategies"),
+    description="what holding 至尊 or a 四大賀 quartet is worth (戙 per deal), bonuses included",
+    check_options=lambda o: _options_known(o, {}),
+    check_cell=_check_strategies_known,
+))
