@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .dealing import deal_perfect
+from .dealing import ROUNDS, deal_perfect
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, new_state, randbelow, seed_stream
 from .rules import RuleSet
 from .tiles import KIND_BITS, KIND_BY_PIPS, KINDS, N_TILES, TILE_KIND, tile_list
@@ -533,9 +533,10 @@ def play_deal_reference(rules: RuleSet, hands: Sequence[int] | None, seed: int, 
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
     if any(p != "random" for p in policies):
         raise ValueError(f"the reference engine plays only the 'random' policy, got {list(policies)}")
-    # Given hands were not dealt by any method or shuffle, so the trace names none.
+    # deal_perfect deals in rounds after a perfect shuffle; given hands were not dealt by any
+    # method or shuffle, so their trace names none.
     if method == "":
-        method = "left" if hands is None else None
+        method = ROUNDS if hands is None else None
     if shuffle == "":
         shuffle = "perfect" if hands is None else None
     if hands is None:
@@ -558,5 +559,5 @@ def replay(rules: RuleSet, trace: dict) -> dict:
         hands.append(h)
         used |= h
     return _play(rules, hands, trace.get("seed", 0), trace.get("deal", 0), ReplayDecider(trace),
-                 trace.get("banker", 0), trace.get("streak", 1), trace.get("method", "left"),
-                 trace.get("shuffle", "perfect"))
+                 trace.get("banker", 0), trace.get("streak", 1), trace.get("method"),
+                 trace.get("shuffle"))
