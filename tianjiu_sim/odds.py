@@ -1,0 +1,582 @@
+"""Dealt-hand events and their probabilities: Monte Carlo, exact values, homogeneity tests.
+
+Events are evaluated with bit masks on each dealt hand (unit `hand`: trials = deals × players)
+or on the whole deal (unit `deal`). Every event counts the hand's or deal's tiles only, so
+it does not care which seat holds which hand: the 牌頭 dice (which only rotate the hands
+among the seats) are therefore not drawn here; the taker index is enough.
+
+Monte Carlo sampling is organised in fixed blocks of BLOCK deal indices. Block b of a
+cell (method × shuffle × start order) draws from its own xoshiro stream,
+`seed_stream(st, seed, STREAM_DEAL, cell_key · 2**32 + b)`, and deals its BLOCK deals from
+that one stream, so results are identical for any thread count and reseeding costs
+nothing per deal. With a perfect shuffle a deal is a partial Fisher–Yates over the dealt
+positions, drawing four exact 16-bit bounded integers from each 64-bit output; imperfect
+shuffles use `shuffles.apply_shuffle`, exactly as the game's `dealing.deal`.
+
+Exact values (uniform shuffle): hand events by enumerating all C(32, t) hands in numba;
+deal events (a hand of the deal holds one of some disjoint tile sets) by inclusion–exclusion.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations, product
+from typing import Callable, Sequence
+
+import numpy as np
+from numba import njit, prange, types
+from numba.extending import intrinsic
+
+from .errors import TjsimError
+from .rng import STREAM_DEAL, next_u64, seed_stream
+from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
+from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
+                    BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
+
+BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
+CHUNK_BLOCKS = 256  # blocks per kernel call (progress-bar granularity)
+
+# Masks (int64 so numba arithmetic stays in one integer type; every value is < 2**32).
+M_SUPREME = BB_SUPREME
+M_HEAVEN = BB_HEAVEN
+M_LAO = BB_LAO
+M_LAO1 = BB_HEAVEN | BB_NINES | kind_mask("6-5")  # 老: the top tile of each folk suit
+M_LAO2 = BB_EARTH | BB_EIGHTS | kind_mask("6-4")  # 二名老: the second (seed 002)
+M_GONG, M_ZA, M_YAO = BB_FOLK_SUIT["宫"], BB_FOLK_SUIT["杂"], BB_FOLK_SUIT["幺"]
+M_Q_HEAVEN = BB_HEAVEN | BB_NINES
+M_Q_EARTH = BB_EARTH | BB_EIGHTS
+M_Q_MAN = BB_MAN | BB_SEVENS
+M_Q_HARMONY = BB_HARMONY | BB_FIVES
+M_CIVIL_SUPREME = kind_mask("5-1")
+# Lower bit of each pair: `h & (h >> 1) & M_*_PAIR_LOW` has one bit per pair held.
+M_CIVIL_PAIR_LOW = sum(1 << bits[0] for bits in KIND_BITS if len(bits) == 2)
+M_MIL_PAIR_LOW = sum(m & -m for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))
+assert all(m == 3 * (m & -m) for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))  # adjacent bits
+M_PAIR_LOW = M_CIVIL_PAIR_LOW | M_MIL_PAIR_LOW
+
+# Event groups (the kernel skips groups that were not asked for).
+G_CORE, G_EXTRA, G_LAO, G_ERMING, G_PAIRS = 1, 2, 4, 8, 16
+GROUPS = {"core": G_CORE, "extra": G_EXTRA, "lao": G_LAO, "erming": G_ERMING, "pairs": G_PAIRS}
+G_ALL = sum(GROUPS.values())
+
+# Count columns.
+(C_SUPREME, C_HEAVEN_PAIR, C_CIVIL_PAIR, C_MILITARY_PAIR, C_QUARTET, C_NO_LAO, C_VOID_SUIT,
+ C_SUPREME_ANY, C_VOID_GONG, C_VOID_ZA, C_VOID_YAO, C_Q_HEAVEN, C_Q_EARTH, C_Q_MAN, C_Q_HARMONY,
+ C_BONUS_CHANCE, C_CIVIL_SUPREME, C_QUARTET_ANY, C_BONUS_ANY) = range(19)
+C_LAO = 19  # lao_0 … lao_6
+C_ERMING = 26  # erming_0 … erming_6
+C_PAIRS = 33  # pairs_0 … pairs_8
+N_COLS = 42
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event: its CSV name, unit (`hand` or `deal`), group, count column and meaning."""
+
+    name: str
+    unit: str
+    group: str
+    col: int
+    description: str
+
+
+_FIXED_EVENTS = [
+    ("supreme", "hand", "core", C_SUPREME, "holds 至尊 (4-2 and 2-1)"),
+    ("heaven_pair", "hand", "core", C_HEAVEN_PAIR, "holds both 天 6-6"),
+    ("civil_pair", "hand", "core", C_CIVIL_PAIR, "holds both copies of some civil kind"),
+    ("military_pair", "hand", "core", C_MILITARY_PAIR, "holds a military pair (雜九/八/七/五)"),
+    ("quartet", "hand", "core", C_QUARTET, "can form a 四 quartet (天天九九 … 和和五五)"),
+    ("no_lao", "hand", "core", C_NO_LAO, "no 老 and no 二名老 (folk: may fold)"),
+    ("void_suit", "hand", "core", C_VOID_SUIT, "void in at least one folk suit 宫/杂/幺"),
+    ("supreme_any", "deal", "core", C_SUPREME_ANY, "some hand holds 至尊"),
+    ("void_gong", "hand", "extra", C_VOID_GONG, "no 宫 tile"),
+    ("void_za", "hand", "extra", C_VOID_ZA, "no 杂 tile (no military tile)"),
+    ("void_yao", "hand", "extra", C_VOID_YAO, "no 幺 tile (6-5, 6-4, 6-1, 5-1)"),
+    ("quartet_heaven", "hand", "extra", C_Q_HEAVEN, "holds 天天九九"),
+    ("quartet_earth", "hand", "extra", C_Q_EARTH, "holds 地地八八"),
+    ("quartet_man", "hand", "extra", C_Q_MAN, "holds 人人七七"),
+    ("quartet_harmony", "hand", "extra", C_Q_HARMONY, "holds 和和五五"),
+    ("bonus_chance", "hand", "extra", C_BONUS_CHANCE, "holds 至尊 or a quartet (a 賀尊/四大賀 chance)"),
+    ("civil_supreme", "hand", "extra", C_CIVIL_SUPREME, "holds 文尊 (both 5-1)"),
+    ("quartet_any", "deal", "extra", C_QUARTET_ANY, "some hand holds a quartet"),
+    ("bonus_any", "deal", "extra", C_BONUS_ANY, "some hand holds 至尊 or a quartet"),
+]
+# Tile sets behind the deal events, for the inclusion–exclusion exact values.
+_QUARTET_SETS = (M_Q_HEAVEN, M_Q_EARTH, M_Q_MAN, M_Q_HARMONY)
+DEAL_EVENT_SETS = {
+    "supreme_any": (M_SUPREME,),
+    "quartet_any": _QUARTET_SETS,
+    "bonus_any": (M_SUPREME,) + _QUARTET_SETS,
+}
+
+
+def all_events(tiles: int) -> list[Event]:
+    """Every event for hands of `tiles` tiles (distribution events stop at the largest count possible)."""
+    events = [Event(*row) for row in _FIXED_EVENTS]
+    for k in range(min(6, tiles) + 1):
+        events.append(Event(f"lao_{k}", "hand", "lao", C_LAO + k, f"exactly {k} 老 (6-6, 6-3, 5-4, 6-5)"))
+    for k in range(min(6, tiles) + 1):
+        events.append(Event(f"erming_{k}", "hand", "erming", C_ERMING + k,
+                            f"exactly {k} 二名老 (1-1, 6-2, 5-3, 6-4)"))
+    for k in range(min(8, tiles // 2) + 1):
+        events.append(Event(f"pairs_{k}", "hand", "pairs", C_PAIRS + k,
+                            f"exactly {k} civil or military pairs (至尊 not counted)"))
+    return events
+
+
+def select_events(spec: str, tiles: int) -> list[Event]:
+    """Events named by `--events`: names and group names (core, extra, lao, erming, pairs, all), comma-separated."""
+    events = all_events(tiles)
+    by_name = {e.name: e for e in events}
+    chosen: list[Event] = []
+    for token in [t.strip() for t in spec.split(",") if t.strip()]:
+        if token == "all":
+            picked = events
+        elif token in GROUPS:
+            picked = [e for e in events if e.group == token]
+        elif token in by_name:
+            picked = [by_name[token]]
+        else:
+            raise TjsimError(f"unknown event '{token}' (allowed: {', '.join(['all', *GROUPS, *by_name])})")
+        chosen += [e for e in picked if e not in chosen]
+    if not chosen:
+        raise TjsimError("--events is empty (allowed: all, core, extra, lao, erming, pairs or event names)")
+    return chosen
+
+
+def groups_of(events: Sequence[Event]) -> int:
+    """The group bit set the kernels must evaluate for `events`."""
+    return sum({GROUPS[e.group] for e in events})
+
+
+# ---------------------------------------------------------------------------
+# numba kernels
+# ---------------------------------------------------------------------------
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Hardware popcount of an integer (LLVM ctpop)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@njit(cache=True, inline="always")
+def _i(b):
+    return 1 if b else 0
+
+
+@njit(cache=True, inline="always")
+def _hand_words(h, groups):
+    """Hand `h`'s boolean events as 16-bit fields (column c at word c // 4, bits 16 (c % 4)), plus
+    its 老, 二名老 and pair counts and its deal flags (1: holds 至尊, 2: holds a quartet)."""
+    one = np.uint64(1)
+    sup = (h & M_SUPREME) == M_SUPREME
+    # Bitwise | rather than `or`: no data-dependent branches in the hot loop.
+    quartet = (_i((h & M_Q_HEAVEN) == M_Q_HEAVEN) | _i((h & M_Q_EARTH) == M_Q_EARTH)
+               | _i((h & M_Q_MAN) == M_Q_MAN) | _i((h & M_Q_HARMONY) == M_Q_HARMONY)) != 0
+    pairs = h & (h >> 1)
+    w0 = np.uint64(0)
+    w1 = np.uint64(0)
+    w2 = np.uint64(0)
+    w3 = np.uint64(0)
+    w4 = np.uint64(0)
+    if groups & G_CORE:
+        w0 = (np.uint64(_i(sup))
+              | np.uint64(_i((h & M_HEAVEN) == M_HEAVEN)) << np.uint64(16)
+              | np.uint64(_i((pairs & M_CIVIL_PAIR_LOW) != 0)) << np.uint64(32)
+              | np.uint64(_i((pairs & M_MIL_PAIR_LOW) != 0)) << np.uint64(48))
+        w1 = (np.uint64(_i(quartet))
+              | np.uint64(_i((h & M_LAO) == 0)) << np.uint64(16)
+              | np.uint64(_i((h & M_GONG) == 0) | _i((h & M_ZA) == 0) | _i((h & M_YAO) == 0)) << np.uint64(32))
+    if groups & G_EXTRA:
+        w2 = (np.uint64(_i((h & M_GONG) == 0))
+              | np.uint64(_i((h & M_ZA) == 0)) << np.uint64(16)
+              | np.uint64(_i((h & M_YAO) == 0)) << np.uint64(32)
+              | np.uint64(_i((h & M_Q_HEAVEN) == M_Q_HEAVEN)) << np.uint64(48))
+        w3 = (np.uint64(_i((h & M_Q_EARTH) == M_Q_EARTH))
+              | np.uint64(_i((h & M_Q_MAN) == M_Q_MAN)) << np.uint64(16)
+              | np.uint64(_i((h & M_Q_HARMONY) == M_Q_HARMONY)) << np.uint64(32)
+              | np.uint64(_i(sup) | _i(quartet)) << np.uint64(48))
+        w4 = np.uint64(_i((h & M_CIVIL_SUPREME) == M_CIVIL_SUPREME))
+    lao = _popcount(h & M_LAO1)
+    erming = _popcount(h & M_LAO2)
+    npairs = _popcount(pairs & M_PAIR_LOW)
+    return w0, w1, w2, w3, w4, lao, erming, npairs, _i(sup) | (_i(quartet) << 1)
+
+
+@njit(cache=True, inline="always")
+def _field(k, word):
+    """1 in the 16-bit field of count `k` if it lives in `word` (k // 4 == word), else 0."""
+    return (np.uint64(1) << np.uint64(16 * (k & 3))) if (k >> 2) == word else np.uint64(0)
+
+
+@njit(cache=True)
+def _unpack(words, base, acc):
+    """Add the 16-bit fields of `words` (field f of word w is column base + 4 w + f) into acc."""
+    for w in range(words.shape[0]):
+        for f in range(4):
+            c = base + 4 * w + f
+            if c < acc.shape[0]:
+                acc[c] += np.int64((words[w] >> np.uint64(16 * f)) & np.uint64(0xFFFF))
+
+
+@njit(cache=True, inline="always")
+def _xoshiro(s0, s1, s2, s3):
+    """xoshiro256** on scalars (as rng.next_u64, kept in registers): (output, s0, s1, s2, s3)."""
+    r = s1 * np.uint64(5)
+    r = ((r << np.uint64(7)) | (r >> np.uint64(57))) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    return r, s0, s1, s2, s3
+
+
+@njit(cache=True, parallel=True)
+def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, start,
+               groups, out):
+    """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col]."""
+    for bi in prange(n_blocks):
+        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, start, groups, out[bi])
+
+
+@njit(cache=True, inline="always")
+def _tally(h, groups, acc):
+    """Add hand `h` to the packed block accumulators `acc` (12 uint64 words); returns (acc, deal flags)."""
+    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
+    w0, w1, w2, w3, w4, lao, erming, npairs, f = _hand_words(h, groups)
+    a0 += w0
+    a1 += w1
+    a2 += w2
+    a3 += w3
+    a4 += w4
+    if groups & G_LAO:
+        l0 += _field(lao, 0)
+        l1 += _field(lao, 1)
+    if groups & G_ERMING:
+        e0 += _field(erming, 0)
+        e1 += _field(erming, 1)
+    if groups & G_PAIRS:
+        p0 += _field(npairs, 0)
+        p1 += _field(npairs, 1)
+        p2 += _field(npairs, 2)
+    return (a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2), f
+
+
+@njit(cache=True, inline="always")
+def _tally_deal(flags, groups, acc):
+    """Add a deal's deal-level events (from the OR of its hands' flags) to `acc`."""
+    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
+    if groups & G_CORE:
+        a1 += np.uint64(flags & 1) << np.uint64(48)  # supreme_any (column 7)
+    if groups & G_EXTRA:
+        a4 += (np.uint64(flags >> 1) << np.uint64(16)) | (np.uint64(_i(flags != 0)) << np.uint64(32))
+    return (a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2)
+
+
+@njit(cache=True)
+def _store(acc, row):
+    """Unpack the 16-bit fields of the block accumulators into the count row."""
+    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
+    row[:] = 0
+    _unpack(np.array([a0, a1, a2, a3, a4]), 0, row)
+    _unpack(np.array([l0, l1]), C_LAO, row)
+    _unpack(np.array([e0, e1]), C_ERMING, row)
+    _unpack(np.array([p0, p1, p2]), C_PAIRS, row)
+
+
+@njit(cache=True)
+def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, start, groups, row):
+    """Deal block b (deal indices b·BLOCK … up to `total`) of a cell from its own stream; counts into `row`.
+
+    `seq[p * tiles + i]` is the wall position of taker p's i-th tile (dealt positions are
+    0…players·tiles−1); `start` is the order the imperfect shuffles start from. Every field
+    of the packed accumulators stays below 2**16: a block has at most 4096 × 8 hands.
+    """
+    st = np.empty(4, dtype=np.uint64)
+    seed_stream(st, seed, STREAM_DEAL, cell * np.int64(4294967296) + b)
+    zero = np.uint64(0)
+    acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+    lo = b * BLOCK
+    hi = min(lo + BLOCK, total)
+    if kind == SHUFFLE_PERFECT:
+        acc = _block_uniform(st, hi - lo, players, tiles, groups, acc)
+    else:
+        order = start.copy()
+        scratch = np.empty(32, dtype=np.int64)
+        for _ in range(lo, hi):
+            for i in range(32):
+                order[i] = start[i]
+            apply_shuffle(st, kind, k, order, scratch)
+            flags = 0
+            for p in range(players):
+                h = np.int64(0)
+                for i in range(p * tiles, (p + 1) * tiles):
+                    h |= np.int64(1) << order[seq[i]]
+                acc, f = _tally(h, groups, acc)
+                flags |= f
+            acc = _tally_deal(flags, groups, acc)
+    _store(acc, row)
+
+
+@njit(cache=True)
+def _block_uniform(st, deals, players, tiles, groups, acc):
+    """`deals` deals from a uniformly shuffled wall (the hot loop of `deal-odds`); returns `acc`.
+
+    The Fisher–Yates shuffle fills the wall positions in take order (any fixed order of the
+    positions gives a uniform wall), so each hand is complete as soon as its positions are
+    filled and the method's position table is not needed. `pool` holds the unplaced tiles as
+    bits. Four exact 16-bit bounded draws (Lemire, with rejection) come from each 64-bit output.
+    """
+    n_dealt = players * tiles
+    last = n_dealt if n_dealt < 32 else 31  # the final Fisher–Yates step has one choice
+    mask16 = np.uint64(0xFFFF)
+    s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
+    pool = np.empty(32, dtype=np.uint32)
+    for _ in range(deals):
+        for q in range(32):
+            pool[q] = np.uint32(1) << np.uint32(q)
+        x = np.uint64(0)
+        h = np.uint32(0)
+        filled = 0
+        flags = 0
+        for i in range(n_dealt):
+            if i < last:
+                if (i & 3) == 0:
+                    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+                n = np.uint64(32 - i)
+                m = (x & mask16) * n
+                x >>= np.uint64(16)
+                if (m & mask16) < n:
+                    t = (np.uint64(0x10000) - n) % n
+                    while (m & mask16) < t:
+                        y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+                        m = (y >> np.uint64(48)) * n
+                j = i + np.int64(m >> np.uint64(16))
+            else:
+                j = i
+            h |= pool[j]
+            pool[j] = pool[i]
+            filled += 1
+            if filled == tiles:
+                acc, f = _tally(np.int64(h), groups, acc)
+                flags |= f
+                h = np.uint32(0)
+                filled = 0
+        acc = _tally_deal(flags, groups, acc)
+    st[0], st[1], st[2], st[3] = s0, s1, s2, s3
+    return acc
+
+
+@njit(cache=True, inline="always")
+def _add_hand(h, groups, acc):
+    """Add one hand's events to acc (int64[N_COLS]); the slow, simple form for the exact enumeration."""
+    w0, w1, w2, w3, w4, lao, erming, npairs, f = _hand_words(h, groups)
+    ws = (w0, w1, w2, w3, w4)
+    for w in range(5):
+        for fld in range(4):
+            c = 4 * w + fld
+            if c < C_LAO:
+                acc[c] += np.int64((ws[w] >> np.uint64(16 * fld)) & np.uint64(1))
+    if groups & G_LAO:
+        acc[C_LAO + lao] += 1
+    if groups & G_ERMING:
+        acc[C_ERMING + erming] += 1
+    if groups & G_PAIRS:
+        acc[C_PAIRS + npairs] += 1
+
+
+@njit(cache=True, parallel=True)
+def _exact_kernel(tiles, groups, units, out):
+    """Hand-event counts over all C(32, tiles) hands; out[unit, col], work split by the first two tiles."""
+    for w in prange(units):
+        acc = np.zeros(N_COLS, dtype=np.int64)
+        if tiles == 1:
+            if w == 0:
+                for a in range(32):
+                    _add_hand(np.int64(1) << a, groups, acc)
+        else:
+            item = 0
+            r = tiles - 2
+            for a in range(32):
+                for b in range(a + 1, 32):
+                    if item % units == w:
+                        base = (np.int64(1) << a) | (np.int64(1) << b)
+                        room = 31 - b
+                        if r == 0:
+                            _add_hand(base, groups, acc)
+                        elif r <= room:
+                            x = (np.int64(1) << r) - 1
+                            limit = np.int64(1) << room
+                            while x < limit:
+                                _add_hand(base | (x << (b + 1)), groups, acc)
+                                c = x & -x
+                                y = x + c
+                                x = (((y ^ x) >> 2) // c) | y  # Gosper: next set of r bits
+                    item += 1
+        for c in range(N_COLS):
+            out[w, c] = acc[c]
+
+
+# ---------------------------------------------------------------------------
+# Python driver
+# ---------------------------------------------------------------------------
+
+def cell_key(method: str, shuffle: Shuffle, from_: str) -> int:
+    """Stable 31-bit key naming a cell's random streams (the same cell gives the same numbers in any run)."""
+    return zlib.crc32(f"{method}|{shuffle.name}|{from_}".encode()) & 0x7FFFFFFF
+
+
+@dataclass
+class Cell:
+    """Counts of one method × shuffle cell: totals and per-block moments for variance estimates."""
+
+    method: str
+    shuffle: Shuffle
+    deals: int
+    counts: np.ndarray  # int64[N_COLS]
+    full_blocks: int = 0
+    block_sum: np.ndarray = field(default_factory=lambda: np.zeros(N_COLS))
+    block_sumsq: np.ndarray = field(default_factory=lambda: np.zeros(N_COLS))
+
+
+def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int, groups: int,
+             tick: Callable[[int], None] | None = None) -> Cell:
+    """Monte Carlo counts for one cell (`deals` deals) with per-block streams."""
+    from .dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
+
+    plan = make_plan(rules, method, shuffle, from_)
+    if plan[PLAN_FROM] != FROM_BOX and not shuffle.uniform:
+        raise TjsimError("--from played is not available yet (it needs the game engine)")
+    players, tiles = int(plan[PLAN_PLAYERS]), int(plan[PLAN_TILES])
+    seq = plan[PLAN_SEQ:PLAN_SEQ + 32].copy()
+    start = np.arange(N_TILES, dtype=np.int64)
+    key = cell_key(method, shuffle, from_)
+    n_blocks = -(-deals // BLOCK)
+    counts = np.zeros(N_COLS, dtype=np.int64)
+    cell = Cell(method, shuffle, deals, counts)
+    for first in range(0, n_blocks, CHUNK_BLOCKS):
+        nb = min(CHUNK_BLOCKS, n_blocks - first)
+        out = np.zeros((nb, N_COLS), dtype=np.int64)
+        _mc_kernel(np.int64(seed), np.int64(key), np.int64(first), np.int64(nb), np.int64(deals), seq,
+                   np.int64(players), np.int64(tiles), np.int64(shuffle.code), np.int64(shuffle.k),
+                   start, np.int64(groups), out)
+        counts += out.sum(axis=0)
+        full = out if (first + nb) * BLOCK <= deals else out[:-1]
+        cell.full_blocks += full.shape[0]
+        f = full.astype(np.float64)
+        cell.block_sum += f.sum(axis=0)
+        cell.block_sumsq += (f * f).sum(axis=0)
+        if tick:
+            tick(min(deals, (first + nb) * BLOCK) - min(deals, first * BLOCK))
+    return cell
+
+
+def exact_hand_counts(tiles: int, groups: int = G_ALL) -> np.ndarray:
+    """Number of the C(32, tiles) hands with each hand event (int64[N_COLS])."""
+    units = 64
+    out = np.zeros((units, N_COLS), dtype=np.int64)
+    _exact_kernel(np.int64(tiles), np.int64(groups), np.int64(units), out)
+    return out.sum(axis=0)
+
+
+def _falling(n: int, k: int) -> int:
+    r = 1
+    for i in range(k):
+        r *= n - i
+    return r
+
+
+def exact_deal_any(tile_sets: Sequence[int], players: int, tiles: int) -> Fraction:
+    """P(some hand holds all of one of the disjoint `tile_sets`) for a uniform deal, by inclusion–exclusion."""
+    sizes = [bin(s).count("1") for s in tile_sets]
+    total = Fraction(0)
+    for r in range(1, len(sizes) + 1):
+        for subset in combinations(range(len(sizes)), r):
+            term = Fraction(0)
+            for owners in product(range(players), repeat=r):
+                per_hand = [0] * players
+                for i, h in zip(subset, owners):
+                    per_hand[h] += sizes[i]
+                num = math.prod(_falling(tiles, n) for n in per_hand)
+                term += Fraction(num, _falling(N_TILES, sum(sizes[i] for i in subset)))
+            total += term if r % 2 else -term
+    return total
+
+
+def exact_probabilities(players: int, tiles: int, events: Sequence[Event]) -> dict[str, float]:
+    """Exact probability of each event under a uniform shuffle."""
+    counts = exact_hand_counts(tiles, groups_of(events))
+    hands = math.comb(N_TILES, tiles)
+    result = {}
+    for e in events:
+        if e.unit == "deal":
+            result[e.name] = float(exact_deal_any(DEAL_EVENT_SETS[e.name], players, tiles))
+        else:
+            result[e.name] = int(counts[e.col]) / hands
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------
+
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail P(χ²_df > x) for an integer df ≥ 1 (closed forms; no scipy import)."""
+    if x <= 0:
+        return 1.0
+    if math.isinf(x):
+        return 0.0
+    h = x / 2.0
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, df // 2):
+            term *= h / i
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = math.erfc(math.sqrt(h))
+    term = math.sqrt(h) * math.exp(-h) * 2.0 / math.sqrt(math.pi)
+    for i in range(1, (df - 1) // 2 + 1):
+        total += term
+        term *= h / (i + 0.5)
+    return min(1.0, max(0.0, total))
+
+
+MIN_BLOCKS_FOR_VARIANCE = 10
+
+
+def per_deal_variance(cells: Sequence[Cell], col: int, units: int) -> tuple[float, str]:
+    """Pooled per-deal variance of the event count: from block sums (batch means) if enough blocks, else binomial."""
+    if all(c.full_blocks >= MIN_BLOCKS_FOR_VARIANCE for c in cells):
+        ss = sum(c.block_sumsq[col] - c.block_sum[col] ** 2 / c.full_blocks for c in cells)
+        dof = sum(c.full_blocks - 1 for c in cells)
+        return max(0.0, ss / dof) / BLOCK, "batch"
+    hits = sum(int(c.counts[col]) for c in cells)
+    deals = sum(c.deals for c in cells)
+    p = hits / (deals * units)
+    return units * p * (1 - p), "binomial"
+
+
+def homogeneity(cells: Sequence[Cell], col: int, units: int) -> dict:
+    """Chi-square test that every cell has the same event probability (Wald form with pooled variance)."""
+    var, how = per_deal_variance(cells, col, units)
+    means = [int(c.counts[col]) / c.deals for c in cells]
+    deals = [c.deals for c in cells]
+    grand = sum(int(c.counts[col]) for c in cells) / sum(deals)
+    spread = sum(n * (m - grand) ** 2 for n, m in zip(deals, means))
+    df = len(cells) - 1
+    if var > 0:
+        stat = spread / var
+    else:
+        stat = 0.0 if spread == 0 else math.inf
+    return {"statistic": stat, "df": df, "p_value": chi2_sf(stat, df), "variance": how}
