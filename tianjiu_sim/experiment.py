@@ -27,9 +27,9 @@ import numpy as np
 from .errors import TjsimError
 from .rules import PRESETS, PRESET_NAMES, SETTING_KEYS, RuleSet, _check_type, _resolve
 
-# RULES.md §6 牌頭 methods, in the table's order.
+# RULES.md §6 牌頭 methods, in the table's order, then round dealing (dealing.METHODS).
 METHODS = ("left", "right", "one-by-one", "alternate", "skin", "heart", "ears",
-           "dragon-phoenix", "wings", "three-lions")
+           "dragon-phoenix", "wings", "three-lions", "rounds")
 # INTERFACES.md strategy names; strategies.py may register more (see known_strategies).
 BASE_STRATEGIES = ("random", "greedy", "heuristic", "pimc", "oracle")
 SHUFFLE_RE = re.compile(r"^(perfect|none|(riffle|wash):(\d+))$")
@@ -38,7 +38,7 @@ TOP_KEYS = {"name": str, "description": str, "measure": str, "seed": int, "deals
             "chunk_size": int, "grid": dict, "rulesets": dict, "options": dict}
 # Axes with a fixed meaning; any rule setting key may also be an axis (e.g. supreme_bonus).
 AXES = ("rules", "players", "method", "shuffle", "strategies", "deals")
-AXIS_DEFAULTS: dict[str, Any] = {"rules": "hk", "players": None, "method": "left",
+AXIS_DEFAULTS: dict[str, Any] = {"rules": "hk", "players": None, "method": "rounds",
                                  "shuffle": "perfect", "strategies": "random"}
 DEFAULT_CHUNK = 10_000
 MAX_CELLS = 10_000
@@ -190,6 +190,7 @@ def _parse_rulesets(data: Any, base_dir: Path, probs: _Problems) -> dict[str, di
         base = table.get("preset")
         if base not in PRESETS:
             probs.add(f"{key}.preset", f"must be one of {', '.join(PRESET_NAMES)}, got {base!r}")
+            out[name] = None
             continue
         raw = dict(PRESETS[base])
         ok = True
@@ -206,8 +207,8 @@ def _parse_rulesets(data: Any, base_dir: Path, probs: _Problems) -> dict[str, di
                 ok = False
                 continue
             raw[k] = v
-        if ok:
-            out[name] = {"preset": base, "raw": raw}
+        # a broken rule set is already reported; None keeps grid.rules from reporting it again
+        out[name] = {"preset": base, "raw": raw} if ok else None
     return out
 
 
@@ -220,7 +221,7 @@ def _rules_value(spec: Any, rulesets: dict[str, Any], base_dir: Path, probs: _Pr
     if spec in PRESETS:
         return spec, {"preset": spec, "raw": dict(PRESETS[spec])}
     if spec in rulesets:
-        return spec, rulesets[spec]
+        return (spec, rulesets[spec]) if rulesets[spec] is not None else None
     if spec.endswith(".toml"):
         path = (base_dir / spec) if not Path(spec).is_absolute() else Path(spec)
         try:
@@ -348,6 +349,7 @@ def parse_experiment(path: str | Path) -> tuple[Experiment | None, list[str]]:
                     probs.add(key, why)
     if "rules" in grid:
         resolved_rules = [_rules_value(v, rulesets, path.parent, probs, "grid.rules") for v in grid["rules"]]
+        axes_ok = axes_ok and all(r is not None for r in resolved_rules)
     else:
         resolved_rules = [("hk", {"preset": "hk", "raw": dict(PRESETS["hk"])})]
 
@@ -366,7 +368,12 @@ def parse_experiment(path: str | Path) -> tuple[Experiment | None, list[str]]:
             probs.add("grid", "empty grid: no cells to run")
         if len(exp.cells) > MAX_CELLS:
             probs.add("grid", f"{len(exp.cells)} cells; at most {MAX_CELLS} allowed")
-    return (exp if not probs.items else None), probs.items
+    return (exp if not probs.items else None), sorted(probs.items, key=_line_number)
+
+
+def _line_number(problem: str) -> int:
+    m = re.match(r"^.*?:(\d+): ", problem)
+    return int(m.group(1)) if m else 0
 
 
 def _expand(exp: Experiment, grid: dict[str, list[Any]], resolved_rules: list[Any], measure: Any,
