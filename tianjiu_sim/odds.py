@@ -378,54 +378,58 @@ def _block_uniform(st, deals, players, tiles, groups, acc):
     return acc
 
 
-@njit(cache=True, inline="always")
-def _add_hand(h, groups, acc):
-    """Add one hand's events to acc (int64[N_COLS]); the slow, simple form for the exact enumeration."""
-    w0, w1, w2, w3, w4, lao, erming, npairs, f = _hand_words(h, groups)
-    ws = (w0, w1, w2, w3, w4)
-    for w in range(5):
-        for fld in range(4):
-            c = 4 * w + fld
-            if c < C_LAO:
-                acc[c] += np.int64((ws[w] >> np.uint64(16 * fld)) & np.uint64(1))
-    if groups & G_LAO:
-        acc[C_LAO + lao] += 1
-    if groups & G_ERMING:
-        acc[C_ERMING + erming] += 1
-    if groups & G_PAIRS:
-        acc[C_PAIRS + npairs] += 1
+@njit(cache=True)
+def _exact_item(a, b, tiles, groups, row):
+    """Add every hand whose two lowest tiles are a < b (the rest above b) to `row`."""
+    zero = np.uint64(0)
+    acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+    if b == 32:
+        acc, f = _tally(np.int64(1) << a, groups, acc)
+        _flush(acc, row)
+        return
+    base = (np.int64(1) << a) | (np.int64(1) << b)
+    r = tiles - 2
+    room = 31 - b
+    pending = 0
+    if r == 0:
+        acc, f = _tally(base, groups, acc)
+    elif r <= room:
+        x = (np.int64(1) << r) - 1
+        limit = np.int64(1) << room
+        while x < limit:
+            acc, f = _tally(base | (x << (b + 1)), groups, acc)
+            pending += 1
+            if pending == 65535:  # flush before a 16-bit field can overflow
+                _flush(acc, row)
+                acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+                pending = 0
+            c = x & -x
+            y = x + c
+            x = (((y ^ x) >> 2) // c) | y  # Gosper: next set of r bits
+    _flush(acc, row)
+
+
+@njit(cache=True)
+def _flush(acc, row):
+    """Add packed accumulators to an int64 count row."""
+    tmp = np.zeros(N_COLS, dtype=np.int64)
+    _store(acc, tmp)
+    for c in range(N_COLS):
+        row[c] += tmp[c]
 
 
 @njit(cache=True, parallel=True)
 def _exact_kernel(tiles, groups, units, out):
     """Hand-event counts over all C(32, tiles) hands; out[unit, col], work split by the first two tiles."""
     for w in prange(units):
-        acc = np.zeros(N_COLS, dtype=np.int64)
-        if tiles == 1:
-            if w == 0:
-                for a in range(32):
-                    _add_hand(np.int64(1) << a, groups, acc)
-        else:
-            item = 0
-            r = tiles - 2
-            for a in range(32):
-                for b in range(a + 1, 32):
+        item = 0
+        for a in range(32):
+            for b in range(a + 1, 33):
+                # b == 32 stands for "no second tile" (hands of one tile)
+                if (b == 32) == (tiles == 1):
                     if item % units == w:
-                        base = (np.int64(1) << a) | (np.int64(1) << b)
-                        room = 31 - b
-                        if r == 0:
-                            _add_hand(base, groups, acc)
-                        elif r <= room:
-                            x = (np.int64(1) << r) - 1
-                            limit = np.int64(1) << room
-                            while x < limit:
-                                _add_hand(base | (x << (b + 1)), groups, acc)
-                                c = x & -x
-                                y = x + c
-                                x = (((y ^ x) >> 2) // c) | y  # Gosper: next set of r bits
+                        _exact_item(a, b, tiles, groups, out[w])
                     item += 1
-        for c in range(N_COLS):
-            out[w, c] = acc[c]
 
 
 # ---------------------------------------------------------------------------
@@ -580,3 +584,107 @@ def homogeneity(cells: Sequence[Cell], col: int, units: int) -> dict:
     else:
         stat = 0.0 if spread == 0 else math.inf
     return {"statistic": stat, "df": df, "p_value": chi2_sf(stat, df), "variance": how}
+
+
+# ---------------------------------------------------------------------------
+# A whole deal-odds run
+# ---------------------------------------------------------------------------
+
+CSV_COLUMNS = ("event", "unit", "method", "shuffle", "trials", "hits", "probability", "ci_low", "ci_high",
+               "exact")
+UNIFORM_NOTE = ("With a perfect shuffle the dealing method only changes which seat gets which tiles, "
+                "not the distribution of hands.")
+
+
+@dataclass
+class OddsRun:
+    """Everything a deal-odds run produced: settings, cells, exact values and derived tables."""
+
+    rules: object
+    methods: list[str]
+    shuffles: list[Shuffle]
+    from_: str
+    deals: int
+    seed: int
+    events: list[Event]
+    cells: dict[tuple[str, str], Cell]
+    exact: dict[str, float] | None
+    exact_shown: bool
+
+    @property
+    def players(self) -> int:
+        """Players at the table."""
+        return self.rules.players
+
+    @property
+    def tiles(self) -> int:
+        """Tiles per player."""
+        return self.rules.tiles_per_player
+
+    def units(self, event: Event) -> int:
+        """Trials per deal for an event (players for hand events, 1 for deal events)."""
+        return self.players if event.unit == "hand" else 1
+
+    def rows(self) -> list[dict]:
+        """One row per event × shuffle × method, INTERFACES.md deal-odds CSV columns."""
+        from .stats import wilson
+
+        out = []
+        for e in self.events:
+            for sh in self.shuffles:
+                for m in self.methods:
+                    c = self.cells[(m, sh.name)]
+                    trials = c.deals * self.units(e)
+                    hits = int(c.counts[e.col])
+                    lo, hi = wilson(hits, trials)
+                    exact = self.exact[e.name] if (self.exact_shown and self.exact and sh.uniform) else None
+                    out.append({"event": e.name, "unit": e.unit, "method": m, "shuffle": sh.name,
+                                "trials": trials, "hits": hits, "probability": hits / trials,
+                                "ci_low": lo, "ci_high": hi, "exact": exact})
+        return out
+
+    def homogeneity(self) -> dict[str, dict]:
+        """Per shuffle: a chi-square test per event that all methods deal the same probability."""
+        result = {}
+        if len(self.methods) < 2:
+            return result
+        for sh in self.shuffles:
+            cells = [self.cells[(m, sh.name)] for m in self.methods]
+            tests = {e.name: homogeneity(cells, e.col, self.units(e)) for e in self.events}
+            ps = [(t["p_value"], name) for name, t in tests.items()]
+            p_min, worst = min(ps)
+            result[sh.name] = {"events": tests, "min_p": p_min, "min_p_event": worst,
+                               "bonferroni_p": min(1.0, p_min * len(ps)), "df": len(self.methods) - 1}
+        return result
+
+    def deviation(self) -> list[dict]:
+        """Per imperfect shuffle and method: the largest |estimate − uniform exact| over the events."""
+        if not self.exact:
+            return []
+        out = []
+        for sh in self.shuffles:
+            for m in self.methods:
+                c = self.cells[(m, sh.name)]
+                devs = [(abs(int(c.counts[e.col]) / (c.deals * self.units(e)) - self.exact[e.name]), e.name)
+                        for e in self.events]
+                noise = max(math.sqrt(max(self.exact[e.name] * (1 - self.exact[e.name]), 0.0)
+                                      / (c.deals * self.units(e))) for e in self.events)
+                d, name = max(devs)
+                out.append({"shuffle": sh.name, "kind": sh.kind, "k": sh.k, "method": m,
+                            "max_abs_deviation": d, "event": name, "noise_se": noise})
+        return out
+
+
+def run_odds(rules, methods: Sequence[str], shuffles: Sequence[Shuffle], from_: str, deals: int, seed: int,
+             events: Sequence[Event], exact: bool = False, need_exact: bool = False,
+             tick: Callable[[int], None] | None = None) -> OddsRun:
+    """Run every method × shuffle cell; exact values if asked (`exact`) or needed for deviations."""
+    groups = groups_of(events)
+    cells = {}
+    for sh in shuffles:
+        for m in methods:
+            cells[(m, sh.name)] = run_cell(rules, m, sh, from_, deals, seed, groups, tick)
+    exact_values = (exact_probabilities(rules.players, rules.tiles_per_player, events)
+                    if (exact or need_exact) else None)
+    return OddsRun(rules, list(methods), list(shuffles), from_, deals, seed, list(events), cells,
+                   exact_values, exact)
