@@ -486,6 +486,23 @@ def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed:
     return cell
 
 
+def hand_events(mask: int, tiles: int | None = None) -> set[str]:
+    """Names of the hand events true for one hand (a tile mask), via the kernels' own evaluation."""
+    tiles = bin(mask).count("1") if tiles is None else tiles
+    row = np.zeros(N_COLS, dtype=np.int64)
+    _one_hand(np.int64(mask), row)
+    return {e.name for e in all_events(tiles) if e.unit == "hand" and row[e.col]}
+
+
+@njit(cache=True)
+def _one_hand(h, row):
+    """Counts of a single hand's events into `row`."""
+    zero = np.uint64(0)
+    acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+    acc, f = _tally(h, G_ALL, acc)
+    _store(acc, row)
+
+
 def exact_hand_counts(tiles: int, groups: int = G_ALL) -> np.ndarray:
     """Number of the C(32, tiles) hands with each hand event (int64[N_COLS])."""
     units = 64

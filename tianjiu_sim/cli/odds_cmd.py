@@ -263,9 +263,12 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, deals, see
 def _plot(run, rows, deviation, sweep: bool, path: str) -> None:
     from .. import plots
 
+    import textwrap
+
     shuffles = ", ".join(s.name for s in run.shuffles)
     title = (f"tjsim deal-odds — rules {run.rules.name} ({run.players}×{run.tiles}), shuffle {shuffles}, "
              f"from {run.from_}, {run.deals:,} deals per cell, seed {run.seed}")
+    title = textwrap.fill(title, 110)
     try:
         if sweep:
             plots.plot_sweep(deviation, path, title)
