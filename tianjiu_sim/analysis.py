@@ -1,0 +1,354 @@
+"""Runner entry points for the strategy analyses: deal by index, play given hands by index.
+
+The runner's `run_deals` plays a contiguous range of deal indices with one banker and one
+policy list. The analyses need more freedom on the very same deals: replay deal d with the
+strategies rotated (duplicate), with some tiles exchanged (counterfactual values), or with
+the banker on another seat. Both kernels here key every random stream on the deal index
+exactly as `runner._run` does (docs/CONTRACTS.md), so `play_hands(dealt_hands(...))` gives
+`run_deals`'s results, and a replay of deal d under changed conditions uses deal d's own
+decision (STREAM_PLAY) and dice (STREAM_DICE) streams: everything else stays equal.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numba
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from .dealing import ROUNDS, deal_for_banker, make_plan
+from .engine import pack_params, play_deal, tables
+from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from .rules import RuleSet
+from .runner import policy_ids
+from .strategies import OBS_LEN, R_PLAYERS
+from .tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
+
+# Stream number of the counterfactual exchanges (value.py): apart from the game's own streams.
+STREAM_EXCHANGE = 7
+# Rows per parallel chunk are fixed, not derived from the thread count (reproducibility).
+_MAX_CHUNKS = 256
+
+
+def set_threads(threads: int | None) -> None:
+    """Limit numba's worker threads (None: leave as is); results never depend on it."""
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+
+
+@njit(cache=True, parallel=True)
+def _deal_kernel(seed, idx, plan, bankers, players, out):
+    n = idx.shape[0]
+    n_chunks = min(n, _MAX_CHUNKS)
+    per = (n + n_chunks - 1) // n_chunks
+    for c in prange(n_chunks):
+        st = np.zeros(4, dtype=np.uint64)
+        order = np.zeros(32, dtype=np.int64)
+        h = np.zeros(players, dtype=np.uint32)
+        for i in range(c * per, min(n, (c + 1) * per)):
+            seed_stream(st, seed, STREAM_DEAL, idx[i])
+            deal_for_banker(st, plan, bankers[i], order, h)
+            for s in range(players):
+                out[i, s] = np.int64(h[s])
+
+
+@njit(cache=True, parallel=True)
+def _play_kernel(seed, idx, hands_in, bankers, streaks, policies, params, tabs,
+                 out_pay, out_dong, out_closer, out_bonus, out_folded):
+    players = params[R_PLAYERS]
+    n = idx.shape[0]
+    n_chunks = min(n, _MAX_CHUNKS)
+    per = (n + n_chunks - 1) // n_chunks
+    for c in prange(n_chunks):
+        st_play = np.zeros(4, dtype=np.uint64)
+        st_dice = np.zeros(4, dtype=np.uint64)
+        hands0 = np.zeros(players, dtype=np.int64)
+        obs = np.zeros(OBS_LEN, dtype=np.int64)
+        buf = np.zeros(128, dtype=np.int64)
+        kv = np.zeros(32, dtype=np.float64)
+        hands = np.zeros(players, dtype=np.int64)
+        dong = np.zeros(players, dtype=np.int64)
+        folded = np.zeros(players, dtype=np.int64)
+        pay = np.zeros(players, dtype=np.int64)
+        bonus = np.zeros((players, 3), dtype=np.int64)
+        rec_plays = np.zeros((0, 4), dtype=np.int64)
+        rec_tricks = np.zeros((0, 3), dtype=np.int64)
+        rec_bonus = np.zeros((0, 4), dtype=np.int64)
+        rec_n = np.zeros(3, dtype=np.int64)
+        counts = np.zeros((0, 0), dtype=np.int64)
+        for i in range(c * per, min(n, (c + 1) * per)):
+            for s in range(players):
+                hands0[s] = hands_in[i, s]
+            seed_stream(st_play, seed, STREAM_PLAY, idx[i])
+            seed_stream(st_dice, seed, STREAM_DICE, idx[i])
+            out_closer[i] = play_deal(hands0, bankers[i], streaks[i], policies[i], params, tabs,
+                                      st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
+                                      rec_plays, rec_tricks, rec_bonus, rec_n, counts)
+            for s in range(players):
+                out_pay[i, s] = pay[s]
+                out_dong[i, s] = dong[s]
+                out_folded[i, s] = folded[s]
+                for t in range(3):
+                    out_bonus[i, s, t] = bonus[s, t]
+
+
+@dataclass
+class Played:
+    """Per-row results of `play_hands` (row i = one play of one deal)."""
+
+    payments: np.ndarray  # int64 [rows, players], bonuses included
+    dong: np.ndarray  # int64 [rows, players]
+    closer: np.ndarray  # int64 [rows], -1 for a void deal
+    bonus: np.ndarray  # int64 [rows, players, 3]: 賀尊, 包尊, 四大賀 (engine.BONUS_TYPES)
+    folded: np.ndarray  # int64 [rows, players]
+
+    @property
+    def settlement(self) -> np.ndarray:
+        """Payments without the bonuses: what the tricks and the close paid."""
+        return self.payments - self.bonus.sum(axis=2)
+
+
+def _per_row(value, n: int) -> np.ndarray:
+    arr = np.asarray(value, dtype=np.int64)
+    return np.full(n, int(arr), dtype=np.int64) if arr.ndim == 0 else np.ascontiguousarray(arr)
+
+
+def dealt_hands(rules: RuleSet, seed: int, deal_index, method: str = ROUNDS, shuffle: str = "perfect",
+                banker=0, threads: int | None = None) -> np.ndarray:
+    """int64 [n, players]: the hands the runner deals for these deal indices (an int n means 0…n−1)."""
+    idx = np.arange(deal_index, dtype=np.int64) if np.ndim(deal_index) == 0 else \
+        np.ascontiguousarray(deal_index, dtype=np.int64)
+    n = idx.shape[0]
+    out = np.zeros((n, rules.players), dtype=np.int64)
+    if n:
+        set_threads(threads)
+        plan = make_plan(rules, method, shuffle, "box")
+        _deal_kernel(np.uint64(seed), idx, plan, _per_row(banker, n), np.int64(rules.players), out)
+    return out
+
+
+def play_hands(rules: RuleSet, policies, seed: int, hands: np.ndarray, deal_index, banker=0,
+               streak=1, threads: int | None = None) -> Played:
+    """Play row i's hands with deal deal_index[i]'s decision and dice streams.
+
+    `policies` is a list of names (one per seat, or one for all) or an int array
+    [rows, players] of policy ids; `banker` and `streak` are scalars or per-row arrays.
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    n, players = hands.shape
+    idx = np.ascontiguousarray(deal_index, dtype=np.int64)
+    if isinstance(policies, np.ndarray) and policies.ndim == 2:
+        pol = np.ascontiguousarray(policies, dtype=np.int64)
+    else:
+        pol = np.ascontiguousarray(np.broadcast_to(policy_ids(list(policies), players), (n, players)))
+    out = Played(np.zeros((n, players), np.int64), np.zeros((n, players), np.int64),
+                 np.zeros(n, np.int64), np.zeros((n, players, 3), np.int64), np.zeros((n, players), np.int64))
+    if n:
+        set_threads(threads)
+        _play_kernel(np.uint64(seed), idx, hands, _per_row(banker, n), _per_row(streak, n), pol,
+                     pack_params(rules), tables(rules), out.payments, out.dong, out.closer, out.bonus,
+                     out.folded)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# compare: strategies in duplicate
+# ---------------------------------------------------------------------------
+
+def distinct_rotations(k: int, players: int) -> np.ndarray:
+    """The distinct rows of `duplicate.rotation_table`: replay r seats strategy (s + r) mod k in seat s.
+
+    Row r + k repeats row r, and a deal replayed with the same seating and the same decision
+    stream repeats its result exactly, so playing the first k rows gives the same per-deal
+    means as the full lcm(k, players) table at 1/(lcm/k) of the cost.
+    """
+    from .duplicate import rotation_table  # noqa: PLC0415
+
+    return rotation_table(k, players)[:k]
+
+
+@dataclass
+class CompareData:
+    """Per-deal arrays of a duplicate comparison (deal i is deal index start + i)."""
+
+    policies: list[str]
+    table: np.ndarray  # [replays, seats] strategy index per seat
+    x: np.ndarray  # [deals, k] mean payment per seat held, per strategy
+    play_diff: np.ndarray  # [deals, replays, pairs] a − b estimated from one play alone
+    pay: np.ndarray  # [deals, replays, seats]
+    dong: np.ndarray  # [deals, replays, seats]
+    closer: np.ndarray  # [deals, replays]
+    start: int = 0
+
+
+def pairs_of(k: int) -> list[tuple[int, int]]:
+    """Strategy index pairs (a, b), a < b, in the order of the report."""
+    return [(a, b) for a in range(k) for b in range(a + 1, k)]
+
+
+def compare_batch(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, start: int = 0,
+                  method: str = ROUNDS, shuffle: str = "perfect", threads: int | None = None) -> CompareData:
+    """Play one batch of deals in duplicate and keep what the summaries need."""
+    from .duplicate import per_deal_means  # noqa: PLC0415
+
+    k = len(policies)
+    players = rules.players
+    table = distinct_rotations(k, players)
+    ids = policy_ids(list(policies), k)
+    idx = np.arange(start, start + deals, dtype=np.int64)
+    hands = dealt_hands(rules, seed, idx, method, shuffle, threads=threads)
+    replays = table.shape[0]
+    p = play_hands(rules, np.tile(ids[table], (deals, 1)), seed, np.repeat(hands, replays, axis=0),
+                   np.repeat(idx, replays), threads=threads)
+    pay = p.payments.reshape(deals, replays, players).astype(np.float64)
+    x = per_deal_means(pay, table, k)
+    prs = pairs_of(k)
+    # One play on its own estimates a − b as (a's seats' total − b's seats' total) / (seats per
+    # strategy, players / k): unbiased for the duplicate's estimand, its mean over the replays
+    # of a deal is that deal's paired difference, so its spread is what independent deals give.
+    play_diff = np.zeros((deals, replays, len(prs)))
+    for j, (a, b) in enumerate(prs):
+        for r in range(replays):
+            sa, sb = table[r] == a, table[r] == b
+            play_diff[:, r, j] = (pay[:, r, sa].sum(axis=1) - pay[:, r, sb].sum(axis=1)) * k / players
+    return CompareData(list(policies), table, x, play_diff, pay,
+                       p.dong.reshape(deals, replays, players), p.closer.reshape(deals, replays), start)
+
+
+def _concat(parts: list[CompareData]) -> CompareData:
+    first = parts[0]
+    return CompareData(first.policies, first.table, *(np.concatenate([getattr(p, f) for p in parts])
+                                                       for f in ("x", "play_diff", "pay", "dong", "closer")),
+                       start=first.start)
+
+
+def diff_stderr(data: CompareData) -> float:
+    """The largest standard error among the paired differences (for --until-stderr)."""
+    n = data.x.shape[0]
+    if n < 2:
+        return math.inf
+    return max(float((data.x[:, a] - data.x[:, b]).std(ddof=1)) / math.sqrt(n)
+               for a, b in pairs_of(len(data.policies)))
+
+
+def run_compare(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, method: str = ROUNDS,
+                shuffle: str = "perfect", threads: int | None = None, until_stderr: float | None = None,
+                max_deals: int = 1_000_000, first_batch: int = 2000) -> tuple[CompareData, str]:
+    """Play the comparison: `deals` deals, or with `until_stderr` batches until every SE < it (≤ max_deals).
+
+    Returns the data and why it stopped ("deals", "stderr" or "cap"). Batch sizes depend only
+    on the results so far, so the same seed stops at the same deal whatever the threads.
+    """
+    if until_stderr is None:
+        return compare_batch(rules, policies, seed, deals, 0, method, shuffle, threads), "deals"
+    parts: list[CompareData] = []
+    played = 0
+    target = min(max_deals, first_batch)
+    while True:
+        parts.append(compare_batch(rules, policies, seed, target - played, played, method, shuffle, threads))
+        played = target
+        data = _concat(parts) if len(parts) > 1 else parts[0]
+        se = diff_stderr(data)
+        if se < until_stderr:
+            return data, "stderr"
+        if played >= max_deals:
+            return data, "cap"
+        # se ∝ 1/√n: aim 10% past the projected need, at least 1,000 more, at most doubling
+        need = played * (se / until_stderr) ** 2 * 1.1
+        target = int(min(max_deals, max(played + 1000, min(2 * played, math.ceil(need / 1000) * 1000))))
+
+
+def compare_tables(data: CompareData, chunk: int | None = None) -> dict[str, pd.DataFrame]:
+    """Tidy tables of a comparison: `compare_chunks` (sums per chunk and measure) and `compare_distribution`."""
+    pol = data.policies
+    k = len(pol)
+    deals, replays, players = data.pay.shape
+    chunk = chunk or min(250, chunk_size(deals))
+    ids = chunk_ids(data.start, deals, chunk)
+    rows = []
+
+    def add(kind: str, a: str, b: str, values: np.ndarray) -> None:
+        # values [deals, m]: m observations per deal (NaN = none)
+        ok = ~np.isnan(values)
+        v = np.where(ok, values, 0.0)
+        s = chunk_sums(ids, {"n": ok.sum(axis=1), "sum": v.sum(axis=1), "sumsq": (v * v).sum(axis=1),
+                             "deals": np.ones(deals)})
+        s.insert(1, "kind", kind)
+        s.insert(2, "a", a)
+        s.insert(3, "b", b)
+        rows.append(s)
+
+    for p, name in enumerate(pol):
+        add("strategy", name, "", data.x[:, p:p + 1])
+    for j, (a, b) in enumerate(pairs_of(k)):
+        add("difference", pol[a], pol[b], data.x[:, a:a + 1] - data.x[:, b:b + 1])
+        add("play_difference", pol[a], pol[b], data.play_diff[:, :, j])
+    seat_pol = data.table  # [replays, seats]
+    for p, name in enumerate(pol):
+        held = np.broadcast_to(seat_pol == p, (deals, replays, players))
+        closed = (data.closer[:, :, None] == np.arange(players)[None, None, :]) & held
+        m = held.reshape(deals, -1)
+        add("closer_rate", name, "", np.where(m, closed.reshape(deals, -1), np.nan))
+        add("dong", name, "", np.where(m, data.dong.reshape(deals, -1), np.nan))
+    chunks = pd.concat(rows, ignore_index=True)
+    chunks.insert(1, "deal_start", chunks["chunk"] * chunk)
+    chunks["deals"] = chunks["deals"].astype(np.int64)
+    chunks["n"] = chunks["n"].astype(np.int64)
+    dist = []
+    for p, name in enumerate(pol):
+        held = np.broadcast_to(seat_pol == p, (deals, replays, players))
+        for measure, arr in (("payment", data.pay), ("dong", data.dong)):
+            vals, counts = np.unique(arr[held], return_counts=True)
+            dist.append(pd.DataFrame({"policy": name, "measure": measure, "value": vals.astype(np.int64),
+                                      "count": counts.astype(np.int64)}))
+    return {"compare_chunks": chunks, "compare_distribution": pd.concat(dist, ignore_index=True)}
+
+
+def compare_summary(chunks: pd.DataFrame, policies: Sequence[str], replays: int) -> pd.DataFrame:
+    """The summary long table (kind, a, b, n, mean, se, ci_low, ci_high) — a groupby of the chunk sums.
+
+    Adds `variance_ratio` rows: Σ over pairs of the variance of the difference estimated from
+    independent deals (each played once, a random rotation) over Σ of its variance in
+    duplicate. `all` compares at the same number of deal plays (duplicate plays each deal
+    `replays` times), `per_deal` at the same number of deals.
+    """
+    s = summarise_moments(chunks, ["kind", "a", "b"])
+    s = s.merge(chunks.groupby(["kind", "a", "b"], sort=False)["deals"].sum().rename("deals").reset_index(),
+                on=["kind", "a", "b"])
+    diff = s[s["kind"] == "difference"].set_index(["a", "b"])
+    play = s[s["kind"] == "play_difference"].set_index(["a", "b"])
+    var_dup = float(((diff["se"] ** 2) * diff["n"]).sum())
+    var_play = float(((play["se"] ** 2) * play["n"]).sum())
+    reps = (play["n"] / play["deals"]).reindex(diff.index)
+    var_play_eq = float((((play["se"] ** 2) * play["n"]).reindex(diff.index) / reps).sum())
+    ratio_rows = pd.DataFrame([
+        {"kind": "variance_ratio", "a": "all", "b": "", "n": int(diff["deals"].max()),
+         "mean": var_play_eq / var_dup if var_dup > 0 else math.nan},
+        {"kind": "variance_ratio", "a": "per_deal", "b": "", "n": int(diff["deals"].max()),
+         "mean": var_play / var_dup if var_dup > 0 else math.nan}])
+    out = pd.concat([s, ratio_rows], ignore_index=True)
+    order = {"strategy": 0, "closer_rate": 1, "dong": 2, "difference": 3, "play_difference": 4, "variance_ratio": 5}
+    out["_o"] = out["kind"].map(order)
+    out = out.sort_values("_o", kind="stable").drop(columns=["_o", "deals"]).reset_index(drop=True)
+    return out
+
+
+def compare_json(summary: pd.DataFrame, deals: int, extra: dict) -> dict:
+    """The INTERFACES.md `compare --format json` object (plus extra keys) from the summary table."""
+    def f(v):
+        return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+    rate = summary[summary["kind"] == "closer_rate"].set_index("a")["mean"]
+    dong = summary[summary["kind"] == "dong"].set_index("a")["mean"]
+    strategies = [{"policy": r.a, "mean_payment": f(r.mean), "se": f(r.se), "ci_low": f(r.ci_low),
+                   "ci_high": f(r.ci_high), "closer_rate": f(rate.get(r.a)), "mean_dong": f(dong.get(r.a))}
+                  for r in summary[summary["kind"] == "strategy"].itertuples()]
+    differences = [{"a": r.a, "b": r.b, "mean": f(r.mean), "se": f(r.se), "ci_low": f(r.ci_low),
+                    "ci_high": f(r.ci_high), "significant": bool(r.ci_low > 0 or r.ci_high < 0)}
+                   for r in summary[summary["kind"] == "difference"].itertuples()]
+    vr = summary[summary["kind"] == "variance_ratio"].set_index("a")["mean"]
+    return {"deals": int(deals), "strategies": strategies, "differences": differences,
+            "variance_ratio": f(vr.get("all")), "variance_ratio_per_deal": f(vr.get("per_deal")), **extra}
