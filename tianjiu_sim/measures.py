@@ -445,10 +445,13 @@ def bonus_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, 
     masks = {"supreme": sup, "no_supreme": ~sup, "quartet": quartet, "no_quartet": ~quartet,
              "any": np.ones_like(sup)}
     rows = []
+    # the cell's bonus settings as key columns, so tables and plots say what was paid
+    settings = {"supreme_bonus_per_opponent": rules.supreme_bonus, "quartet_bonus_per_opponent": rules.quartet_bonus,
+                "supreme_close_on": int(rules.supreme_close)}
     for name in HOLDINGS:
         m = masks[name]
         ps, pq = _moments(pay[m])
-        row = {"holding": name, "n": int(m.sum()), "pay_sum": ps, "pay_sumsq": pq}
+        row = {"holding": name, **settings, "n": int(m.sum()), "pay_sum": ps, "pay_sumsq": pq}
         for t, bt in enumerate(("supreme", "supreme_close", "quartet")):
             bs, bq = _moments(bonus[:, :, t][m])
             row[f"bonus_{bt}_sum"] = bs
@@ -481,7 +484,8 @@ register(Measure(
     name="bonus_value",
     run_chunk=bonus_chunk,
     finalize=bonus_finalize,
-    keys={"bonus_value": ["holding"]},
+    keys={"bonus_value": ["holding", "supreme_bonus_per_opponent", "quartet_bonus_per_opponent",
+                          "supreme_close_on"]},
     axes=("rules", "players", "method", "shuffle", "strategies"),
     description="what holding 至尊 or a 四大賀 quartet is worth (戙 per deal), bonuses included",
     check_options=lambda o: _options_known(o, {}),

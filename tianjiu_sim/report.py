@@ -74,8 +74,8 @@ def _unit() -> str:
     return UNIT if _cjk_font() else "dong"
 
 
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
+def _save(fig, path: Path, rect: tuple[float, float, float, float] = (0, 0, 1, 1)) -> None:
+    fig.tight_layout(rect=rect)
     # no Software/date metadata: the same results give byte-identical PNGs
     fig.savefig(path, dpi=110, metadata={"Software": None})
     import matplotlib.pyplot as plt  # noqa: PLC0415
@@ -142,11 +142,13 @@ def plot_deal_odds(df: pd.DataFrame, manifest: dict, path: Path) -> str:
         ax.set_ylabel(f"probability per {d['unit'].iloc[0]}", fontsize=8)
     for k in range(len(events), nrows * ncols):
         axes[k // ncols][k % ncols].axis("off")
-    axes[0][0].legend(fontsize=7, title="shuffle", title_fontsize=7)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, title="shuffle",
+               title_fontsize=8, frameon=False)
     title = (f"Dealt-hand events by method and shuffle — rules {', '.join(dict.fromkeys(df['rules']))}, "
              f"{int(df['players'].iloc[0])} players, {_deals_text(df)}, seed {manifest['seed']}")
     fig.suptitle(_t(title), fontsize=11)
-    _save(fig, path)
+    _save(fig, path, rect=(0, 0.07, 1, 1))
     return title
 
 
@@ -223,9 +225,13 @@ def plot_payments(df: pd.DataFrame, manifest: dict, path: Path) -> str:
 
 def _cell_text(row: pd.Series) -> str:
     parts = [str(row["rules"])]
-    for k in ("supreme_bonus", "quartet_bonus", "supreme_close"):
-        if k in row and not (isinstance(row[k], float) and math.isnan(row[k])):
-            parts.append(f"{k}={row[k]}")
+    if "supreme_bonus_per_opponent" in row:
+        close = ", 包尊" if row.get("supreme_close_on") else ""
+        parts.append(f"賀尊 {row['supreme_bonus_per_opponent']}, 四大賀 {row['quartet_bonus_per_opponent']}{close}")
+    else:
+        for k in ("supreme_bonus", "quartet_bonus", "supreme_close"):
+            if k in row and not (isinstance(row[k], float) and math.isnan(row[k])):
+                parts.append(f"{k}={row[k]}")
     return "\n".join(parts)
 
 
@@ -261,9 +267,11 @@ def section_strategy_ladder(df: pd.DataFrame) -> str:
 
 def section_bonus_value(df: pd.DataFrame) -> str:
     """Value of holding 至尊 / quartet, and the bonuses received."""
-    extra = [c for c in ("supreme_bonus", "quartet_bonus", "supreme_close") if c in df.columns]
+    extra = [c for c in ("supreme_bonus_per_opponent", "quartet_bonus_per_opponent", "supreme_close_on")
+             if c in df.columns]
     return ("Value = mean payment of a seat holding it − mean payment of a seat not holding it "
-            "(戙 per deal, bonuses included); bonus columns are the mean bonus received:\n\n"
+            "(戙 per deal, bonuses included); bonus columns are the mean bonus received. Settings: "
+            "賀尊 (supreme) and 四大賀 (quartet) bonus per opponent, 包尊 (supreme_close) on/off.\n\n"
             + _md_table(df, ["rules", *extra, "strategies", "holding", "n", "mean_payment", "value",
                              "value_ci_low", "value_ci_high", "mean_bonus_supreme", "mean_bonus_supreme_close",
                              "mean_bonus_quartet"]))
@@ -295,9 +303,10 @@ def write_report(folder: str | Path, manifest: dict, tables: dict[str, pd.DataFr
               f"in {manifest['chunks_total']} chunks of ≤ {cfg['chunk_size']:,}",
               f"- grid: " + "; ".join(f"{k} = {v}" for k, v in cfg["grid"].items()),
               f"- config fingerprint: `{manifest['fingerprint'][:16]}`",
-              f"- reproduce: `tjsim experiment run {manifest.get('source', 'FILE.toml')} --out DIR`", ""]
+              f"- reproduce: `tjsim experiment run {manifest.get('source', 'FILE.toml')} --out DIR`"]
     if cfg.get("options"):
-        lines += [f"- options: {cfg['options']}", ""]
+        lines += [f"- options: {cfg['options']}"]
+    lines += [""]
     written = []
     for name, df in tables.items():
         lines += [f"## {name}", ""]
