@@ -9,9 +9,10 @@ Monte Carlo sampling is organised in fixed blocks of BLOCK deal indices. Block b
 cell (method × shuffle × start order) draws from its own xoshiro stream,
 `seed_stream(st, seed, STREAM_DEAL, cell_key · 2**32 + b)`, and deals its BLOCK deals from
 that one stream, so results are identical for any thread count and reseeding costs
-nothing per deal. With a perfect shuffle a deal is a partial Fisher–Yates over the dealt
-positions, drawing four exact 16-bit bounded integers from each 64-bit output; imperfect
-shuffles use `shuffles.apply_shuffle`, exactly as the game's `dealing.deal`.
+nothing per deal. With a perfect shuffle a deal is a Fisher–Yates shuffle of the wall that
+fills the dealt positions in take order, drawing four exact 16-bit bounded integers from
+each 64-bit output; imperfect shuffles use `shuffles.apply_shuffle` and the method's position
+table, exactly as the game's `dealing.deal`.
 
 Exact values (uniform shuffle): hand events by enumerating all C(32, t) hands in numba;
 deal events (a hand of the deal holds one of some disjoint tile sets) by inclusion–exclusion.
@@ -162,6 +163,7 @@ def _popcount(typingctx, x):
         return None
 
     def codegen(context, builder, signature, args):
+        """Emit llvm.ctpop."""
         return builder.ctpop(args[0])
 
     return x(x), codegen
