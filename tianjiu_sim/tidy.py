@@ -52,7 +52,7 @@ def mean_from_moments(n: float, s: float, q: float) -> tuple[float, float, float
 
 def summarise_moments(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Group rows of (n, sum, sumsq) by `by`: pooled n, mean, se and 95% CI per group."""
-    g = df.groupby(list(by), sort=False)[["n", "sum", "sumsq"]].sum().reset_index()
+    g = df.groupby(list(by), sort=False, dropna=False)[["n", "sum", "sumsq"]].sum().reset_index()
     est = [mean_from_moments(n, s, q) for n, s, q in zip(g["n"], g["sum"], g["sumsq"])]
     g[["mean", "se", "ci_low", "ci_high"]] = pd.DataFrame(est, index=g.index)
     g["n"] = g["n"].astype(np.int64)
@@ -62,7 +62,7 @@ def summarise_moments(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
 def running_moments(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Cumulative mean and 95% CI after each chunk, per group of `by` (a convergence curve)."""
     parts = []
-    for _, g in df.sort_values("chunk").groupby(list(by), sort=False):
+    for _, g in df.sort_values("chunk").groupby(list(by), sort=False, dropna=False):
         g = g.copy()
         for c in ("n", "sum", "sumsq", "deals"):
             if c in g:
@@ -80,7 +80,7 @@ def ratio_difference(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     a hand and its counterfactual) may be correlated in any way.
     """
     rows = []
-    for key, g in df.groupby(list(by), sort=False):
+    for key, g in df.groupby(list(by), sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         n1, y1, n0, y0 = (float(g[c].sum()) for c in ("n1", "y1", "n0", "y0"))
         r1 = y1 / n1 if n1 > 0 else math.nan
@@ -248,4 +248,8 @@ def read_results(folder: str | Path) -> tuple[dict, dict[str, pd.DataFrame]]:
     tables = {Path(name).stem: pd.read_csv(folder / name, encoding="utf-8-sig", keep_default_na=False,
                                            na_values=[""])
               for name in manifest.get("tables", [])}
+    for df in tables.values():
+        for c in df.columns:
+            if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
+                df[c] = df[c].fillna("")  # an empty label (e.g. no second strategy) is text, not missing
     return manifest, tables
