@@ -24,12 +24,12 @@ from .strategies import (
     MAX_SEATS, N_PARAMS, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
     O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LEAD_SIZE, O_LED, O_LEADER, O_PLAYERS, O_SEAT, O_SEEN,
     O_SHOWN, O_STREAK, O_TILES, O_TO_ACT, O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY,
-    O_WIN_SEAT, OBS_LEN, P_CLS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
+    O_WIN_SEAT, OBS_LEN, P_CLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
     R_BASELINE, R_CLOSE_REWARD, R_DEAL_ROUND, R_DICE_GONG, R_DICE_ZA, R_EARLY_DEATH, R_FOLD,
     R_FOLD_COST, R_LAO, R_MIN_DONG, R_NCLASSES, R_NPLAYS, R_PLAYERS, R_QUARTET_BONUS,
     R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
     R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_SINGLE, T_STR,
-    choose_fold, choose_follow, choose_lead, may_fold,
+    choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
 from .tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 
@@ -98,7 +98,7 @@ def _beater_lists(cat: Catalogue, beats: np.ndarray, cheapest_first: bool) -> np
 
 
 def build_tables(cat: Catalogue) -> tuple:
-    """Index tables for the kernel: (pt, bl, bf, blm, bfm, by_mask, lead_order, tt, multi, weak)."""
+    """Index tables for the kernel (layout: strategies.TABLES)."""
     n = cat.n
     nbeat = cat.beats_led.sum(axis=0).astype(np.int64)
     pt = np.zeros((n, 8), dtype=np.int64)
@@ -123,9 +123,23 @@ def build_tables(cat: Catalogue) -> tuple:
                           dtype=np.int64)
     multi = np.array([p for p in range(n) if cat.size[p] >= 2], dtype=np.int64)
     weak = np.array(sorted(range(32), key=lambda b: (int(tt[b, T_STR]), -b)), dtype=np.int64)
+    weak_pos = np.zeros(32, dtype=np.int64)
+    weak_pos[weak] = np.arange(32)
+    # Plays grouped by their highest tile bit, ascending by mask within a group: walking a
+    # hand's bits upwards lists its plays in ascending mask order, looking at ~3 plays per tile.
+    groups: list[list[int]] = [[] for _ in range(32)]
+    for p in sorted(range(n), key=lambda p: int(cat.mask[p])):
+        groups[int(cat.mask[p]).bit_length() - 1].append(p)
+    hb = np.full((32, 1 + max(len(g) for g in groups)), -1, dtype=np.int64)
+    for b, g in enumerate(groups):
+        hb[b, 0] = len(g)
+        hb[b, 1:1 + len(g)] = g
+    lead_pos = np.zeros(n, dtype=np.int64)
+    lead_pos[lead_order] = np.arange(n)
+    pt[:, P_LEADPOS] = lead_pos
     return (pt, _beater_lists(cat, cat.beats_led, True), _beater_lists(cat, cat.beats_follow, True),
             _beater_lists(cat, cat.beats_led, False), _beater_lists(cat, cat.beats_follow, False),
-            by_mask, lead_order, tt, multi, weak)
+            by_mask, lead_order, tt, multi, weak, hb, weak_pos)
 
 
 @lru_cache(maxsize=None)
@@ -173,13 +187,7 @@ def _give(bonus, folded, btype, receiver, per):
 
 @njit(cache=True)
 def _has_multi(hand, tabs):
-    pt = tabs[0]
-    multi = tabs[8]
-    for i in range(multi.shape[0]):
-        m = pt[multi[i], P_MASK]
-        if (m & hand) == m:
-            return True
-    return False
+    return combo_tiles(hand, tabs) != 0
 
 
 @njit(cache=True)

@@ -14,35 +14,34 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .dealing import deal_perfect
+from .dealing import ROUNDS, deal_for_banker, make_plan
 from .engine import (
     MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, play_deal, tables,
 )
 from .errors import TjsimError
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
-from .strategies import OBS_LEN, POLICIES, R_DEAL_ROUND, R_NCLASSES, R_PLAYERS, R_TILES
-
-PLAN_PERFECT = 0  # deal plan[0]: perfect shuffle + round dealing (dealing.deal_perfect)
+from .strategies import OBS_LEN, POLICIES, R_NCLASSES, R_PLAYERS
 
 
-def default_plan() -> np.ndarray:
-    """The deal plan of the default dealing (perfect shuffle, rounds of `deal_round` tiles)."""
-    return np.array([PLAN_PERFECT, 0, 0, 0], dtype=np.int64)
+
+def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
+    """The int64 deal plan of `dealing.make_plan` (default: perfect shuffle, round dealing)."""
+    # Each deal starts from the box order: a deal may not depend on the previous one, or
+    # results would depend on which thread played which deals.
+    return make_plan(rules, method, shuffle, "box")
 
 
 @njit(cache=True)
-def deal_hands(st, plan, params, order, hands32):
+def deal_hands(st, plan, banker, order, hands32):
     """Deal one deal's hands into hands32 (uint32[players]) as `plan` says — the only dealing hook."""
-    # plan[0] selects the dealing kernel; other entries are its arguments (method, shuffle …).
-    deal_perfect(st, params[R_PLAYERS], params[R_TILES], params[R_DEAL_ROUND], order, hands32)
+    deal_for_banker(st, plan, banker, order, hands32)
 
 
 @njit(cache=True, parallel=True)
 def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params, tabs,
          out_pay, out_dong, out_closer, out_bonus, out_folded, counts):
     players = params[R_PLAYERS]
-    n_cls = params[R_NCLASSES]
     per = (n + n_chunks - 1) // n_chunks
     for c in prange(n_chunks):
         # Scratch once per chunk: allocation per deal would cost as much as the deal.
@@ -75,7 +74,7 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
                     hands0[s] = given[g, s]
             else:
                 seed_stream(st_deal, seed, STREAM_DEAL, d)
-                deal_hands(st_deal, plan, params, order, hands32)
+                deal_hands(st_deal, plan, banker, order, hands32)
                 for s in range(players):
                     hands0[s] = np.int64(hands32[s])
             seed_stream(st_play, seed, STREAM_PLAY, d)
@@ -90,7 +89,6 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
                 out_folded[i, s] = folded[s]
                 for t in range(3):
                     out_bonus[i, s, t] = bonus[s, t]
-    return n_cls
 
 
 @njit(cache=True)
@@ -121,7 +119,7 @@ def _run_traces(seed, start, n, plan, given, banker, streak, policies, params, t
                 hands0[s] = given[g, s]
         else:
             seed_stream(st_deal, seed, STREAM_DEAL, d)
-            deal_hands(st_deal, plan, params, order, hands32)
+            deal_hands(st_deal, plan, banker, order, hands32)
             for s in range(players):
                 hands0[s] = np.int64(hands32[s])
         seed_stream(st_play, seed, STREAM_PLAY, d)
@@ -176,14 +174,14 @@ def _given(hands, players: int) -> np.ndarray:
 
 def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, start: int = 0,
               banker: int = 0, streak: int = 1, threads: int | None = None, hands=None,
-              plan: np.ndarray | None = None) -> DealResults:
+              method: str = ROUNDS, shuffle: str = "perfect") -> DealResults:
     """Play deals start … start+deals-1 (in parallel) and return their per-deal arrays."""
     players = rules.players
     pol = policy_ids(policies, players)
     params = pack_params(rules)
     tabs = tables(rules)
     given = _given(hands, players)
-    plan = default_plan() if plan is None else plan
+    plan = deal_plan(rules, method, shuffle)
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     n_chunks = max(1, min(deals, 256))
@@ -201,7 +199,7 @@ def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, st
 
 
 def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, hands=None,
-                    banker: int = 0, streak: int = 1, start: int = 0, method: str = "left",
+                    banker: int = 0, streak: int = 1, start: int = 0, method: str = ROUNDS,
                     shuffle: str = "perfect") -> list[dict]:
     """INTERFACES.md traces of deal indices start … start+deals-1 (or of the given hands)."""
     from .trace import to_trace
@@ -222,10 +220,11 @@ def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: i
     rec_bonus = np.zeros((n, MAX_BONUS, 4), dtype=np.int64)
     rec_n = np.zeros((n, 3), dtype=np.int64)
     if n > 0:
-        _run_traces(np.uint64(seed), start, n, default_plan(), given, banker, streak, pol, params, tabs,
+        _run_traces(np.uint64(seed), start, n, deal_plan(rules, method, shuffle), given, banker, streak, pol, params, tabs,
                     out_hands, out_pay, out_dong, out_closer, out_folded,
                     rec_plays, rec_tricks, rec_bonus, rec_n)
+    given_labels = hands is not None
     return [to_trace(rules, seed, start + i, banker, streak, out_hands[i], out_folded[i], rec_plays[i],
                      rec_tricks[i], rec_bonus[i], rec_n[i], out_dong[i], int(out_closer[i]), out_pay[i],
-                     method=method, shuffle=shuffle)
+                     method=None if given_labels else method, shuffle=None if given_labels else shuffle)
             for i in range(n)]

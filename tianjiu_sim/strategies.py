@@ -83,8 +83,14 @@ R_SUIT_YAO = 26
 N_PARAMS = 32
 
 # ---------------------------------------------------------------------------
-# Table layout (engine.build_tables): tabs = (pt, bl, bf, blm, bfm, by_mask, lead_order, tt, multi, weak)
+# Table layout (engine.build_tables)
 # ---------------------------------------------------------------------------
+TABLES = """tabs = (pt, bl, bf, blm, bfm, by_mask, lead_order, tt, multi, weak, hb, weak_pos):
+pt[play, P_*] play columns; bl / bf[play] = count, then the plays beating it standing as the lead /
+as a follower, cheapest first; blm / bfm the same ascending by mask; by_mask all plays ascending by
+mask; lead_order greedy's strongest-first order; tt[bit, T_*] tile columns; multi the plays of 2+
+tiles; weak the tile bits weakest first; hb[bit] = count, then the plays whose highest tile is bit,
+ascending by mask; weak_pos[bit] = the bit's place in weak."""
 P_MASK = 0
 P_CLS = 1
 P_RANK = 2
@@ -92,6 +98,7 @@ P_SIZE = 3
 P_NEED = 4          # need_absent: canonical iff hand & need == 0
 P_NBEAT = 5         # plays that beat it as a lead (fewer = stronger)
 P_STR = 6           # single strength 0..100 (singles only)
+P_LEADPOS = 7       # place in greedy's lead order (0 = strongest)
 T_SINGLE = 0        # tt[bit, .]: play id of the tile as a single
 T_STR = 1           # strength of that single, 0..100
 
@@ -126,17 +133,21 @@ def beat_allowed(obs, params):
 def legal_leads(obs, tabs, buf):
     """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
     pt = tabs[0]
-    by_mask = tabs[5]
+    hb = tabs[10]
     hand = obs[O_HAND]
     forced = obs[O_FORCED]
     n = 0
-    for i in range(by_mask.shape[0]):
-        p = by_mask[i]
-        if holds(pt, p, hand):
-            if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
-                continue
-            buf[n] = p
-            n += 1
+    rest = hand
+    while rest:
+        b = popcount32((rest & -rest) - 1)
+        rest &= rest - 1
+        for i in range(1, hb[b, 0] + 1):
+            p = hb[b, i]
+            if holds(pt, p, hand):
+                if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
+                    continue
+                buf[n] = p
+                n += 1
     return n
 
 
@@ -232,30 +243,29 @@ def greedy_fold(obs, tabs, params, st):
 def greedy_lead(obs, tabs, params, st, buf):
     """Lead the strongest play: largest first, then the fewest plays that could beat it."""
     pt = tabs[0]
-    order = tabs[6]
-    hand = obs[O_HAND]
-    forced = obs[O_FORCED]
-    for i in range(order.shape[0]):
-        p = order[i]
-        if holds(pt, p, hand):
-            if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
-                continue
-            return p
-    return np.int64(-1)
+    n = legal_leads(obs, tabs, buf)
+    best = buf[0]
+    for i in range(1, n):
+        if pt[buf[i], P_LEADPOS] < pt[best, P_LEADPOS]:
+            best = buf[i]
+    return best
 
 
 @njit(cache=True)
-def weakest_tiles(hand, size, weak):
+def weakest_tiles(hand, size, weak, weak_pos):
     """The `size` weakest tiles of the hand by the static order `weak` (weakest first)."""
+    # Re-express the hand in weakness order, so the weakest tiles are its lowest bits.
+    w = np.int64(0)
+    rest = hand
+    while rest:
+        b = popcount32((rest & -rest) - 1)
+        rest &= rest - 1
+        w |= np.int64(1) << weak_pos[b]
     out = np.int64(0)
-    k = 0
-    for i in range(weak.shape[0]):
-        b = np.int64(1) << weak[i]
-        if hand & b:
-            out |= b
-            k += 1
-            if k == size:
-                break
+    for _ in range(size):
+        low = popcount32((w & -w) - 1)
+        w &= w - 1
+        out |= np.int64(1) << weak[low]
     return out
 
 
@@ -272,7 +282,7 @@ def greedy_follow(obs, tabs, params, st, buf):
             if holds(pt, p, hand):
                 return p, np.int64(0)
     size = tabs[0][obs[O_LEAD_PLAY], P_SIZE]
-    return np.int64(-1), weakest_tiles(obs[O_HAND], size, tabs[9])
+    return np.int64(-1), weakest_tiles(obs[O_HAND], size, tabs[9], tabs[11])
 
 
 # ---------------------------------------------------------------------------
@@ -280,15 +290,19 @@ def greedy_follow(obs, tabs, params, st, buf):
 # ---------------------------------------------------------------------------
 
 @njit(cache=True)
-def _combo_tiles(hand, tabs):
+def combo_tiles(hand, tabs):
     """Tiles of the hand that take part in some multi-tile play it can make."""
     pt = tabs[0]
-    multi = tabs[8]
+    hb = tabs[10]
     out = np.int64(0)
-    for i in range(multi.shape[0]):
-        m = pt[multi[i], P_MASK]
-        if (m & hand) == m:
-            out |= m
+    rest = hand
+    while rest:
+        b = popcount32((rest & -rest) - 1)
+        rest &= rest - 1
+        for i in range(1, hb[b, 0] + 1):
+            m = pt[hb[b, i], P_MASK]
+            if pt[hb[b, i], P_SIZE] >= 2 and (m & hand) == m:
+                out |= m
     return out
 
 
@@ -359,7 +373,7 @@ def heuristic_fold(obs, tabs, params, st):
     """Fold a hand without 老 unless it holds a pair or combination (至尊 included)."""
     if not may_fold(obs, params):
         return False
-    return _combo_tiles(obs[O_HAND], tabs) == 0
+    return combo_tiles(obs[O_HAND], tabs) == 0
 
 
 @njit(cache=True)
@@ -385,7 +399,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
     unseen = _unseen(obs)
     n_unseen = popcount32(unseen)
     opponents = obs[O_ACTIVE] - 1
-    combo = _combo_tiles(hand, tabs)
+    combo = combo_tiles(hand, tabs)
     best = -1
     best_score = -1e9
     loser = -1
@@ -434,7 +448,7 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
     n_unseen = popcount32(unseen)
     to_act = obs[O_TO_ACT]
     h = obs[O_HAND_SIZE]
-    combo = _combo_tiles(hand, tabs)
+    combo = combo_tiles(hand, tabs)
     if n > 0:
         if obs[O_LAST] == 1:
             if to_act == 0:
