@@ -1,13 +1,15 @@
 """Experiment throughput: local processes vs Dask, the overhead per chunk, and a chunk size to use.
 
-    python benchmarks/bench_experiment.py [--deals N] [--workers 2] [--quick]
+    python benchmarks/bench_experiment.py [--deals N] [--engine-deals N] [--workers 2]
 
 Measures, on this machine:
 1. the measure kernels alone, in-process on one large chunk (deals/s);
 2. the fixed cost of one chunk (task set-up, tables, the atomic chunk write), from chunks of 1 deal;
-3. whole runs (`run_experiment`) with --workers 1, local processes and a Dask LocalCluster, at
-   several chunk sizes (deals/s including start-up, chunk writes and combining);
-and recommends, per measure, the smallest chunk size whose fixed cost is ≤ 2% of its work.
+3. the start-up cost of each backend (a 1-deal run);
+4. whole runs (`run_experiment`) with --workers 1 (in this process), a local process pool and a
+   Dask LocalCluster, at two chunk sizes (deals/s with and without the start-up);
+and recommends, per measure, the smallest chunk size whose fixed cost is ≤ 2% of its work
+(capped at 30 s of work, which is what a kill can lose).
 Prints markdown for benchmarks/README.md.
 """
 from __future__ import annotations
@@ -86,54 +88,65 @@ def chunk_overhead(tmp: Path, text: str, n: int = 200) -> tuple[float, float]:
 
 
 def full_run(tmp: Path, text: str, deals: int, chunk: int, backend: str, workers: int) -> tuple[float, int]:
-    """(deals/s of a whole run, chunks) including start-up, writes and combining."""
+    """(seconds of a whole run, chunks), start-up, chunk writes and combining included."""
     exp = load(tmp, text, deals, chunk)
-    out = tmp / f"run_{backend}_{workers}_{chunk}"
+    out = tmp / f"run_{backend}_{workers}_{chunk}_{deals}"
     t0 = time.perf_counter()
     run_experiment(exp, str(out), backend=backend, workers=workers, report=False)
     secs = time.perf_counter() - t0
     shutil.rmtree(out)
-    return exp.total_deals / secs, len(exp.chunks())
+    return secs, len(exp.chunks())
 
 
 def main() -> None:
     """Run the benchmark and print a markdown report."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=2_000_000, help="deals per cell of the deal_odds runs")
-    ap.add_argument("--engine-deals", type=int, default=20_000, help="deals of the payments (engine) runs")
+    ap.add_argument("--deals", type=int, default=10_000_000, help="deals per cell of the deal_odds runs (2 cells)")
+    ap.add_argument("--engine-deals", type=int, default=100_000, help="deals of the payments (engine) runs")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--quick", action="store_true", help="fewer configurations")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tjsim_bench_"))
+    load_avg = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"Machine: {platform.machine()}, {os.cpu_count()} logical CPUs, {platform.platform()}, "
-             f"Python {platform.python_version()}; date {datetime.date.today().isoformat()}.", ""]
+             f"Python {platform.python_version()}; date {datetime.date.today().isoformat()}; "
+             f"load average at start {load_avg:.1f}.", ""]
+    configs = [("local", 1), ("local", args.workers), ("dask", args.workers)]
     try:
         rows = []
         for name, text, deals in (("deal_odds", ODDS, args.deals), ("payments (heuristic×4)", PAYMENTS,
                                                                       args.engine_deals)):
-            rate = kernel_rate(tmp, text, min(deals, 500_000))
+            rate = kernel_rate(tmp, text, min(deals, 1_000_000))
             run_s, write_s = chunk_overhead(tmp, text)
-            fixed = run_s - 1 / rate + write_s
-            # smallest chunk whose fixed cost is ≤ 2% of its compute time, rounded up to 1000s
-            rec = max(1000, int(-(-fixed * rate * 50 // 1000) * 1000))
+            fixed = max(0.0, run_s - 1 / rate) + write_s
+            # fixed cost ≤ 2% of a chunk's work, but a chunk ≤ 30 s of work (what a kill can lose)
+            rec = min(max(1000, fixed * rate * 50), 30 * rate)
+            rec = int(float(f"{rec:.1g}"))
             rows.append((name, rate, fixed, write_s, rec))
-        lines += ["| measure | kernel deals/s (1 process) | fixed cost per chunk | of which chunk write | "
+        lines += ["Per chunk, in one process:", "",
+                  "| measure | kernel deals/s (1 process) | fixed cost per chunk | of which atomic chunk write | "
                   "recommended chunk_size |", "|---|---:|---:|---:|---:|"]
         lines += [f"| {n} | {r:,.0f} | {f * 1e3:.2f} ms | {w * 1e3:.2f} ms | {c:,} |" for n, r, f, w, c in rows]
-        lines += ["", "Whole runs (deal_odds, 2 cells, start-up and combining included):", "",
-                  "| backend | workers | chunk_size | chunks | deals/s |", "|---|---:|---:|---:|---:|"]
-        chunks = (50_000, 250_000) if args.quick else (10_000, 50_000, 250_000)
-        configs = [("local", 1), ("local", args.workers), ("dask", args.workers)]
-        for chunk in chunks:
-            for backend, w in configs:
-                rate, n = full_run(tmp, ODDS, args.deals, chunk, backend, w)
-                lines.append(f"| {backend} | {w} | {chunk:,} | {n} | {rate:,.0f} |")
-        lines += ["", "Whole runs (payments, heuristic×4, 1 cell):", "",
-                  "| backend | workers | chunk_size | chunks | deals/s |", "|---|---:|---:|---:|---:|"]
+        lines += ["", "Start-up and tear-down of a run (1 deal, 1 chunk; the pool or cluster, imports, "
+                      "kernel loading, manifest, combine):", "", "| backend | workers | seconds |", "|---|---:|---:|"]
+        startup = {}
+        full_run(tmp, ODDS, 1, 1, "local", 1)  # warm: exact-value enumeration and plotting-free combine
         for backend, w in configs:
-            chunk = max(1000, args.engine_deals // 8)
-            rate, n = full_run(tmp, PAYMENTS, args.engine_deals, chunk, backend, w)
-            lines.append(f"| {backend} | {w} | {chunk:,} | {n} | {rate:,.0f} |")
+            startup[(backend, w)], _ = full_run(tmp, ODDS, 1, 1, backend, w)
+            lines.append(f"| {backend} | {w} | {startup[(backend, w)]:.2f} |")
+        for title, text, deals, cells, chunks in (
+                ("deal_odds, 2 cells", ODDS, args.deals, 2, (100_000, 1_000_000)),
+                ("payments, heuristic×4, 1 cell", PAYMENTS, args.engine_deals, 1, (2_000, 10_000))):
+            lines += ["", f"Whole runs ({title}, {deals * cells:,} deals):", "",
+                      "| backend | workers | chunk_size | chunks | seconds | deals/s | deals/s after start-up |",
+                      "|---|---:|---:|---:|---:|---:|---:|"]
+            for chunk in chunks:
+                for backend, w in configs:
+                    secs, n = full_run(tmp, text, deals, chunk, backend, w)
+                    total = deals * cells
+                    rest = secs - startup[(backend, w)]
+                    steady = f"{total / rest:,.0f}" if rest > 0.1 * secs else "—"
+                    lines.append(f"| {backend} | {w} | {chunk:,} | {n} | {secs:.1f} | {total / secs:,.0f} | "
+                                 f"{steady} |")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("\n".join(lines))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterator
 
 from .chunks import ResultsFolder, now_iso, summarize_sessions
 from .errors import TjsimError
@@ -118,8 +118,6 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
                    scheduler: str | None = None, resume: bool = False, progress: bool = False,
                    report: bool = True) -> dict[str, Any]:
     """Run (or finish) an experiment into results folder `out`; returns the final manifest."""
-    from .measures import MEASURES  # noqa: PLC0415
-
     if backend not in BACKENDS:
         raise TjsimError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
     if workers < 1:
@@ -133,10 +131,7 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
     folder.clean_temporaries()
     done = folder.done_chunks(exp)
     chunks = exp.chunks()
-    cells = {c["cell"]: c for c in exp.cells}
-    tasks = [{"measure": exp.measure, "cell": dict(cells[c], options=exp.options),
-              "seed": cells[c]["seed"], "k": k, "start": a, "stop": b}
-             for c, k, a, b in chunks if (c, k) not in done]
+    tasks = [t for t in tasks_iter(exp) if (t["cell"]["cell"], t["k"]) not in done]
 
     session = {"started": now_iso(), "finished": None, "backend": backend, "workers": workers,
                "scheduler": scheduler, "chunks_run": 0, "deals_run": 0, "seconds": 0.0,
@@ -181,12 +176,11 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
 
         manifest["outputs"] = outputs + write_report(folder.path, manifest, tables)
         folder.write_manifest(manifest)
-    del MEASURES
     return manifest
 
 
-def tasks_iter(exp: Experiment) -> Iterable[dict[str, Any]]:
-    """Every chunk of an experiment as a task (benchmarks use this)."""
+def tasks_iter(exp: Experiment) -> Iterator[dict[str, Any]]:
+    """Every chunk of an experiment as a task, in combining order."""
     cells = {c["cell"]: c for c in exp.cells}
     for c, k, a, b in exp.chunks():
         yield {"measure": exp.measure, "cell": dict(cells[c], options=exp.options),

@@ -15,6 +15,7 @@ Deal `d` of a cell always draws from `seed_stream(st, cell_seed, STREAM_*, d)`
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -229,6 +230,7 @@ def deal_odds_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
     return df[first + [c for c in df.columns if c not in first]]
 
 
+@functools.lru_cache(maxsize=None)
 def _exact_values(players: int, tiles: int) -> dict[str, float]:
     """Exact probabilities under a uniform shuffle from odds.py, by event name ({} if unavailable)."""
     try:
