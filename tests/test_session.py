@@ -68,3 +68,13 @@ def test_sessions_do_not_depend_on_threads_and_tables_add_up():
 def test_bad_session_length():
     with pytest.raises(TjsimError, match="--session"):
         run_session(preset("hk"), ["heuristic"], 1, 5, 0)
+
+
+def test_session_results_folder_and_plot(tmp_path):
+    from tianjiu_sim.session import write_session_results
+    from tianjiu_sim.strategy_plots import strategy_sections
+
+    r = run_session(preset("folk"), ["heuristic"], 2, 50, 6)
+    write_session_results(tmp_path / "s", r, preset("folk"), 2)
+    (section,) = strategy_sections(tmp_path)
+    assert "s/session_risk.png" in section and (tmp_path / "s" / "session_risk.png").stat().st_size > 5000

@@ -225,3 +225,14 @@ def format_session(res: SessionResults, rules_name: str, seed: int, fmt: str = "
                      title="Banker streak of each deal (1 = first deal as banker)") + "\n"
             + render(reign.rename(columns={"value": "deals_as_banker", "count": "reigns"}),
                      title="Reign lengths (deals in a row as banker; the last reign of a session is cut short)"))
+
+
+def write_session_results(folder, res: SessionResults, rules: RuleSet, seed: int, method: str = ROUNDS,
+                          shuffle: str = "perfect", from_: str = "box") -> list[str]:
+    """Write a results folder (kind "session"): the tidy session tables and manifest.json."""
+    from .tidy import write_results  # noqa: PLC0415
+
+    config = {"rules": rules.name, "preset": rules.preset, "players": rules.players, "policies": res.policies,
+              "sessions": res.sessions, "length": res.length, "deals": res.sessions * res.length,
+              "method": method, "shuffle": shuffle, "from": from_, "settings": rules.describe()}
+    return write_results(folder, "session", config, seed, session_tables(res))

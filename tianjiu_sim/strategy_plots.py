@@ -199,11 +199,11 @@ def plot_session_risk(totals: pd.DataFrame, path: Path, info: dict) -> str:
     fig, ax = plt.subplots(figsize=(8, 3.8))
     for seat, g in totals.groupby("seat"):
         t = g["total"].to_numpy()
-        ax.hist(t, bins=60, histtype="step", lw=1.2, density=True, label=f"seat {seat} ({g['policy'].iloc[0]})")
-    q = np.quantile(totals["total"], [0.05, 0.95])
-    for v in q:
-        ax.axvline(v, color="grey", ls="--", lw=0.8)
-    ax.set_xlabel(_t(f"session total ({UNIT}); dashed: 5% and 95% quantiles"))
+        *_, patches = ax.hist(t, bins=60, histtype="step", lw=1.2, density=True,
+                              label=f"seat {seat} ({g['policy'].iloc[0]})")
+        for v in np.quantile(t, [0.05, 0.95]):
+            ax.axvline(v, color=patches[0].get_edgecolor(), ls="--", lw=0.8)
+    ax.set_xlabel(_t(f"session total ({UNIT}); dashed: each seat's 5% and 95% quantiles"))
     ax.set_ylabel("density")
     ax.legend(fontsize=8)
     title = f"Session results, {info.get('length', '?')} deals each — {_who(info)}"
@@ -294,13 +294,34 @@ def value_section(folder: Path, base: Path) -> str:
         _md(bonus[cols]), ""])
 
 
+def session_section(folder: Path, base: Path) -> str:
+    """Markdown (with the session-risk plot written into `folder`) for a session results folder."""
+    from .tidy import read_results  # noqa: PLC0415
+
+    manifest, t = read_results(folder)
+    cfg = manifest["config"]
+    info = dict(_info(manifest), length=cfg.get("length"))
+    title = plot_session_risk(t["session_totals"], folder / "session_risk.png", info)
+    seats = t["session_seats"][["seat", "policy", "mean_per_deal", "ci_low", "ci_high", "session_sd",
+                                "session_q05", "session_q95", "banker_share"]]
+    st = t["session_streaks"]
+    return "\n".join([
+        f"## Sessions of {cfg['length']} deals (飛庄) — rules {cfg['rules']}, strategies {', '.join(cfg['policies'])}",
+        "", f"{cfg['sessions']:,} sessions, seed {manifest['seed']}, dealing {cfg['method']}/{cfg['shuffle']} "
+            f"from {cfg['from']}.", "", f"![{title}]({_rel(folder / 'session_risk.png', base)})", "",
+        "Per seat (戙): mean per deal with 95% CI; the session total's sd and 5% / 95% quantiles:", "", _md(seats), "",
+        "Banker streak of each deal:", "",
+        _md(st[st["measure"] == "deals_at_streak"][["value", "count", "share"]].rename(columns={"value": "streak"})),
+        ""])
+
+
 def _folders(results_dir: Path) -> list[Path]:
     cands = [results_dir] + sorted(p for p in results_dir.iterdir() if p.is_dir())
     return [p for p in cands if (p / "manifest.json").is_file()]
 
 
 def strategy_sections(results_dir: Path) -> list[str]:
-    """Markdown sections (plots written next to their data) for every compare/value folder in or under results_dir."""
+    """Markdown sections (plots written next to their data) for every compare/value/session folder in or under results_dir."""
     import json  # noqa: PLC0415
 
     results_dir = Path(results_dir)
@@ -314,4 +335,6 @@ def strategy_sections(results_dir: Path) -> list[str]:
             sections.append(compare_section(folder, results_dir))
         elif kind == "value":
             sections.append(value_section(folder, results_dir))
+        elif kind == "session":
+            sections.append(session_section(folder, results_dir))
     return sections
