@@ -370,7 +370,7 @@ def _unseen(obs):
 
 @njit(cache=True)
 def heuristic_fold(obs, tabs, params, st):
-    """Fold a hand without 老 unless it holds a pair or combination (至尊 included)."""
+    """heuristic's fold: a hand without 老 folds unless it holds a pair or combination (至尊 included)."""
     if not may_fold(obs, params):
         return False
     return combo_tiles(obs[O_HAND], tabs) == 0
@@ -378,7 +378,31 @@ def heuristic_fold(obs, tabs, params, st):
 
 @njit(cache=True)
 def heuristic_lead(obs, tabs, params, st, buf):
-    """See `HEURISTIC_RULES`; lead choice."""
+    """heuristic: how a careful player plays, from the observation only.
+
+    Counting: every tile not in the own hand and not seen face up is "unseen" (in another hand,
+    discarded face down or undealt). The chance that a play can be beaten is the chance that some
+    opponent still to act holds all tiles of a beating play, with the unseen tiles spread at random
+    (exact per beater: opponents × hypergeometric term; beaters combined as independent).
+
+    Fold (folk): a hand with no 老 folds unless it holds a pair or combination (至尊 included).
+    Lead:
+     1. 賀尊 on: lead 至尊 at the first lead if held (not as the last trick). 四大賀 on: lead a
+        quartet whenever held. If the whole hand is one play (the 結) and likely to stand, lead it.
+     2. Score each legal lead by its chance to stand × (1 + 0.6 × tiles); a single that breaks a
+        combination of the hand is penalised; among sure winners (a 老 that is surely top) the cheapest
+        goes first, so the strongest is saved to close 結.
+     3. If no lead is likely to win, lead the weakest single that breaks no combination (pass the
+        lead cheaply, keep the strength).
+    Follow:
+     1. Last trick: beat whenever allowed (early death is the engine's check): the strongest beat if
+        someone still follows, the cheapest if last to act.
+     2. Otherwise beat with the cheapest play that is likely (≥ 50%, ≥ 25% when still without 戙 near
+        the end) to win the trick — certainly, when last to act; a single taken out of a combination
+        only to get a first 戙 late in the deal. No winner is spent where a cheaper one serves.
+     3. Else discard the tiles least worth keeping: low singles that are likely beaten and belong to
+        no combination.
+    """
     pt = tabs[0]
     bl = tabs[1]
     hand = obs[O_HAND]
@@ -437,7 +461,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
 
 @njit(cache=True)
 def heuristic_follow(obs, tabs, params, st, buf, kv):
-    """See `HEURISTIC_RULES`; beat-or-discard choice."""
+    """heuristic's follow: beat-or-discard choice (rules in `heuristic_lead`'s docstring)."""
     pt = tabs[0]
     bf = tabs[2]
     hand = obs[O_HAND]
@@ -477,31 +501,6 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
     return np.int64(-1), _pick_discard(hand, size, kv)
 
 
-HEURISTIC_RULES = """heuristic: how a careful player plays, from the observation only.
-
-Counting: every tile not in the own hand and not seen face up is "unseen" (in another hand,
-discarded face down or undealt). The chance that a play can be beaten is the chance that some
-opponent still to act holds all tiles of a beating play, with the unseen tiles spread at random
-(exact per beater: opponents × hypergeometric term; beaters combined as independent).
-
-Fold (folk): a hand with no 老 folds unless it holds a pair or combination (至尊 included).
-Lead:
- 1. 賀尊 on: lead 至尊 at the first lead if held (not as the last trick). 四大賀 on: lead a
-    quartet whenever held. If the whole hand is one play (the 結) and likely to stand, lead it.
- 2. Score each legal lead by its chance to stand × (1 + 0.6 × tiles); a single that breaks a
-    combination of the hand is penalised; among sure winners (a 老 that is surely top) the cheapest
-    goes first, so the strongest is saved to close 結.
- 3. If no lead is likely to win, lead the weakest single that breaks no combination (pass the
-    lead cheaply, keep the strength).
-Follow:
- 1. Last trick: beat whenever allowed (early death is the engine's check): the strongest beat if
-    someone still follows, the cheapest if last to act.
- 2. Otherwise beat with the cheapest play that is likely (≥ 50%, ≥ 25% when still without 戙 near
-    the end) to win the trick — certainly, when last to act; a single taken out of a combination
-    only to get a first 戙 late in the deal. No winner is spent where a cheaper one serves.
- 3. Else discard the tiles least worth keeping: low singles that are likely beaten and belong to
-    no combination.
-"""
 
 
 # ---------------------------------------------------------------------------
