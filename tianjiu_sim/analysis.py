@@ -20,6 +20,7 @@ import pandas as pd
 from numba import njit, prange
 
 from .dealing import ROUNDS, deal_for_banker, make_plan
+from .duplicate import rotation_table
 from .engine import pack_params, play_deal, tables
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
@@ -158,18 +159,6 @@ def play_hands(rules: RuleSet, policies, seed: int, hands: np.ndarray, deal_inde
 # compare: strategies in duplicate
 # ---------------------------------------------------------------------------
 
-def distinct_rotations(k: int, players: int) -> np.ndarray:
-    """The distinct rows of `duplicate.rotation_table`: replay r seats strategy (s + r) mod k in seat s.
-
-    Row r + k repeats row r, and a deal replayed with the same seating and the same decision
-    stream repeats its result exactly, so playing the first k rows gives the same per-deal
-    means as the full lcm(k, players) table at 1/(lcm/k) of the cost.
-    """
-    from .duplicate import rotation_table  # noqa: PLC0415
-
-    return rotation_table(k, players)[:k]
-
-
 @dataclass
 class CompareData:
     """Per-deal arrays of a duplicate comparison (deal i is deal index start + i)."""
@@ -196,7 +185,7 @@ def compare_batch(rules: RuleSet, policies: Sequence[str], seed: int, deals: int
 
     k = len(policies)
     players = rules.players
-    table = distinct_rotations(k, players)
+    table = rotation_table(k, players)
     ids = policy_ids(list(policies), k)
     idx = np.arange(start, start + deals, dtype=np.int64)
     hands = dealt_hands(rules, seed, idx, method, shuffle, threads=threads)
