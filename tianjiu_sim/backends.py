@@ -144,6 +144,7 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
     bar = _progress(len(chunks), len(done), progress)
 
     def on_result(res: Result) -> None:
+        """Save a finished chunk at once (any order) and advance the progress bar."""
         cell, k, start, stop, tables, secs = res
         folder.write_chunk(cell, k, start, stop, tables)
         session["chunks_run"] += 1

@@ -126,6 +126,7 @@ class _Problems:
         self.text_lines = text.splitlines()
 
     def line(self, key: str, value: Any = None) -> int:
+        """Line of `key` (or of `value` quoted in the key's multi-line array); 1 if unknown."""
         line = self.lines.get(key)
         if line is None and "." in key:
             line = self.lines.get(key.rsplit(".", 1)[0])
@@ -138,6 +139,7 @@ class _Problems:
         return line
 
     def add(self, key: str | None, msg: str, value: Any = None) -> None:
+        """Record a problem with `key` (None: the file as a whole)."""
         if key is None:
             self.items.append(f"{self.path}:1: {msg}")
         else:
@@ -256,7 +258,8 @@ def parse_experiment(path: str | Path) -> tuple[Experiment | None, list[str]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
-        return None, [f"{path}:{m.group(1) if m else 1}: malformed TOML: {e}"]
+        line = m.group(1) if m else (max(1, len(text.splitlines())) if "end of document" in str(e) else 1)
+        return None, [f"{path}:{line}: malformed TOML: {e}"]
     probs = _Problems(path, text)
 
     for k, v in data.items():

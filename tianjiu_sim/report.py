@@ -30,6 +30,7 @@ def _cjk_font() -> str | None:
     from matplotlib import font_manager  # noqa: PLC0415
 
     def find() -> str | None:
+        """First installed font whose name marks CJK coverage."""
         return next((f.name for f in font_manager.fontManager.ttflist
                      if any(s in f.name for s in _CJK_NAMES)), None)
 
@@ -93,6 +94,7 @@ def _md_table(df: pd.DataFrame, columns: list[str], digits: int = 4) -> str:
     cols = [c for c in columns if c in df.columns]
 
     def fmt(v: Any) -> str:
+        """A cell as text (`digits` significant digits; NaN as empty)."""
         if isinstance(v, float):
             if math.isnan(v):
                 return ""
