@@ -66,7 +66,27 @@ def versions() -> dict[str, str]:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:
             pass
+    git = _git_revision()
+    if git:
+        out["git"] = git
     return out
+
+
+def _git_revision() -> str | None:
+    """The checkout's commit ('+dirty' with uncommitted changes to tracked files), if tjsim runs from one."""
+    import subprocess  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=5).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no",
+                                "--", "tianjiu_sim"], capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"{head}{'+dirty' if dirty else ''}" if head else None
 
 
 def _tables_to_json(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
