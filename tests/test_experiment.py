@@ -117,6 +117,17 @@ def test_chunks_cover_every_deal_once(tmp_path):
         assert all(b1 == a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
 
 
+def test_players_axis(tmp_path):
+    from tianjiu_sim.experiment import load_experiment
+
+    exp = load_experiment(write(tmp_path, "p.toml", 'measure = "payments"\nseed = 1\ndeals = 5\n[grid]\n'
+                                                    'rules = ["folk"]\nplayers = [2, 3, 4]\n'))
+    assert [c["players"] for c in exp.cells] == [2, 3, 4]
+    assert [len(c["strategies"]) for c in exp.cells] == [2, 3, 4]
+    assert [c["rule_settings"]["tiles_per_player"] for c in exp.cells] == [10, 10, 8]
+    assert all(c["overrides"] == {} and c["method"] == "rounds" for c in exp.cells)
+
+
 def test_grid_axes_and_rule_overrides(tmp_path):
     from tianjiu_sim.experiment import load_experiment
 
@@ -157,6 +168,8 @@ BAD = {
     "bad_ruleset_key": ('measure = "deal_odds"\nseed = 1\ndeals = 10\n[grid]\nrules = ["x"]\n'
                         '[rulesets.x]\npreset = "hk"\nsupreme_bonsu = 2\n',
                         ["bad.toml:8", "'rulesets.x.supreme_bonsu'", "supreme_bonus"]),
+    "method_misfit": ('measure = "deal_odds"\nseed = 1\ndeals = 10\n[grid]\nrules = ["folk"]\nplayers = [3]\n'
+                      'method = ["rounds", "left"]\n', ["bad.toml:7", "'grid.method'", "4 players × 8 tiles"]),
     "unused_axis": ('measure = "deal_odds"\nseed = 1\ndeals = 10\n[grid]\nstrategies = ["random"]\n',
                     ["bad.toml:5", "'grid.strategies'", "does not use"]),
 }

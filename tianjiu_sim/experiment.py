@@ -382,7 +382,7 @@ def _line_number(problem: str) -> int:
 def _expand(exp: Experiment, grid: dict[str, list[Any]], resolved_rules: list[Any], measure: Any,
             probs: _Problems) -> list[dict[str, Any]]:
     """Every combination of the axes (rules first, deals last), resolved and checked."""
-    setting_axes = [a for a in grid if a in SETTING_KEYS]
+    setting_axes = [a for a in grid if a in SETTING_KEYS and a not in AXES]
     order = ["rules", "players", *setting_axes, "method", "shuffle", "strategies", "deals"]
     axis_values = {
         "rules": resolved_rules,
@@ -436,7 +436,10 @@ def _expand(exp: Experiment, grid: dict[str, list[Any]], resolved_rules: list[An
                 "shuffle": v["shuffle"], "strategies": strategies, "overrides": overrides,
                 "deals": v["deals"], "seed": cell_seed(exp.seed, i), "rule_settings": settings}
         for why in measure.check_cell(cell, exp.options):
-            msg = f"{probs.path}:{probs.line('grid')}: key 'grid': cell {i} ({cell_label(cell)}): {why}"
+            # blame the axis the message names, else the grid
+            key = next((f"grid.{a}" for a in ("method", "shuffle", "strategies", "players", "rules")
+                        if f"grid.{a}" in probs.lines and re.search(rf"\b{a}\b", why)), "grid")
+            msg = f"{probs.path}:{probs.line(key)}: key '{key}': cell {i} ({cell_label(cell)}): {why}"
             if why not in seen_errors:
                 seen_errors.add(why)
                 probs.items.append(msg)
