@@ -45,17 +45,12 @@ def run_local(tasks: list[dict[str, Any]], workers: int, on_result: Callable[[Re
     import concurrent.futures as cf  # noqa: PLC0415
     import multiprocessing as mp  # noqa: PLC0415
 
-    # spawn, not fork: numba's threading layer and a forked parent do not mix safely
+    # spawn, not fork: numba's threading layer and a forked parent do not mix safely. Workers
+    # start lazily, so the one-thread setting stays in the environment while the pool lives.
     saved = os.environ.get("NUMBA_NUM_THREADS")
     os.environ["NUMBA_NUM_THREADS"] = "1"
-    try:
-        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                      initializer=_worker_init)
-    finally:
-        if saved is None:
-            os.environ.pop("NUMBA_NUM_THREADS", None)
-        else:
-            os.environ["NUMBA_NUM_THREADS"] = saved
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                  initializer=_worker_init)
     try:
         futures = [pool.submit(run_task, t) for t in tasks]
         for fut in cf.as_completed(futures):
@@ -63,6 +58,11 @@ def run_local(tasks: list[dict[str, Any]], workers: int, on_result: Callable[[Re
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
+    finally:
+        if saved is None:
+            os.environ.pop("NUMBA_NUM_THREADS", None)
+        else:
+            os.environ["NUMBA_NUM_THREADS"] = saved
     pool.shutdown(wait=True)
 
 
