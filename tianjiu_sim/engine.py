@@ -173,7 +173,7 @@ class Scratch:
         self.counts = np.zeros((3, n_classes), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _give(bonus, folded, btype, receiver, per):
     """Every active seat but `receiver` pays `per`; returns the receiver's total."""
     total = 0
@@ -185,12 +185,12 @@ def _give(bonus, folded, btype, receiver, per):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_multi(hand, tabs):
     return combo_tiles(hand, tabs) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _residual_suit(hand, params, st_dice):
     """§4.7: roll two dice and return the suit mask the lead must come from."""
     d1 = 1 + randbelow(st_dice, 6)

@@ -184,7 +184,7 @@ def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, st
     plan = deal_plan(rules, method, shuffle)
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    n_chunks = max(1, min(deals, 256))
+    n_chunks = max(1, min(256, deals // 1000))
     pay = np.zeros((deals, players), dtype=np.int32)
     dong = np.zeros((deals, players), dtype=np.int8)
     closer = np.zeros(deals, dtype=np.int8)

@@ -129,7 +129,7 @@ def beat_allowed(obs, params):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_leads(obs, tabs, buf):
     """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
     pt = tabs[0]
@@ -151,7 +151,7 @@ def legal_leads(obs, tabs, buf):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_beats(obs, tabs, params, buf, by_mask_order):
     """Legal beats of the standing play into buf (ascending mask, or cheapest first); returns the count."""
     if not beat_allowed(obs, params):
@@ -181,7 +181,7 @@ def nth_bit(mask, k):
     return popcount32((m & -m) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_fold(obs, params):
     """§4.6: folding is on and the hand holds no 老 / 二名老."""
     return params[R_FOLD] != 0 and (obs[O_HAND] & params[R_LAO]) == 0
@@ -191,20 +191,20 @@ def may_fold(obs, params):
 # random (docs/CONTRACTS.md, draw for draw)
 # ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_fold(obs, tabs, params, st):
     """Fold with probability 1/2."""
     return randbelow(st, 2) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_lead(obs, tabs, params, st, buf):
     """A uniformly random legal lead."""
     n = legal_leads(obs, tabs, buf)
     return buf[randbelow(st, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_discard(hand, size, st):
     """Discard `size` tiles, each uniformly among those left (CONTRACTS.md order of draws)."""
     out = 0
@@ -217,7 +217,7 @@ def random_discard(hand, size, st):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_follow(obs, tabs, params, st, buf):
     """Beat with a uniformly random legal beat or discard (one extra option); returns (play, discard)."""
     n = legal_beats(obs, tabs, params, buf, True)
@@ -233,13 +233,13 @@ def random_follow(obs, tabs, params, st, buf):
 # greedy
 # ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_fold(obs, tabs, params, st):
     """Never folds."""
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_lead(obs, tabs, params, st, buf):
     """Lead the strongest play: largest first, then the fewest plays that could beat it."""
     pt = tabs[0]
@@ -251,7 +251,7 @@ def greedy_lead(obs, tabs, params, st, buf):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def weakest_tiles(hand, size, weak, weak_pos):
     """The `size` weakest tiles of the hand by the static order `weak` (weakest first)."""
     # Re-express the hand in weakness order, so the weakest tiles are its lowest bits.
@@ -269,7 +269,7 @@ def weakest_tiles(hand, size, weak, weak_pos):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_follow(obs, tabs, params, st, buf):
     """Beat with the cheapest legal beat, else discard the weakest tiles."""
     if beat_allowed(obs, params):
@@ -289,7 +289,7 @@ def greedy_follow(obs, tabs, params, st, buf):
 # heuristic
 # ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def combo_tiles(hand, tabs):
     """Tiles of the hand that take part in some multi-tile play it can make."""
     pt = tabs[0]
@@ -306,7 +306,7 @@ def combo_tiles(hand, tabs):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _threat(pt, lst, p, unseen, opponents, opp_size, n_unseen):
     """Chance that some opponent holds a play beating `p` (beaters from `lst`), tiles dealt at random."""
     safe = 1.0
@@ -328,7 +328,7 @@ def _threat(pt, lst, p, unseen, opponents, opp_size, n_unseen):
     return 1.0 - safe
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
     """Worth of keeping each tile of the hand (kv[bit]); low values are discarded first."""
     pt = tabs[0]
@@ -346,7 +346,7 @@ def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
         kv[b] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick_discard(hand, size, kv):
     out = np.int64(0)
     for _ in range(size):
@@ -363,12 +363,12 @@ def _pick_discard(hand, size, kv):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unseen(obs):
     return np.int64(0xFFFFFFFF) & ~obs[O_SEEN] & ~obs[O_HAND]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_fold(obs, tabs, params, st):
     """heuristic's fold: a hand without 老 folds unless it holds a pair or combination (至尊 included)."""
     if not may_fold(obs, params):
@@ -376,7 +376,7 @@ def heuristic_fold(obs, tabs, params, st):
     return combo_tiles(obs[O_HAND], tabs) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_lead(obs, tabs, params, st, buf):
     """heuristic: how a careful player plays, from the observation only.
 
@@ -459,7 +459,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
     return loser
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_follow(obs, tabs, params, st, buf, kv):
     """heuristic's follow: beat-or-discard choice (rules in `heuristic_lead`'s docstring)."""
     pt = tabs[0]
@@ -507,7 +507,7 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
 # Dispatch: one line per policy
 # ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_fold(policy, obs, tabs, params, st):
     """Whether the seat folds before the first lead (asked only when it may fold)."""
     if policy == RANDOM:
@@ -517,7 +517,7 @@ def choose_fold(policy, obs, tabs, params, st):
     return heuristic_fold(obs, tabs, params, st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_lead(policy, obs, tabs, params, st, buf):
     """Play id the seat leads."""
     if policy == RANDOM:
@@ -527,7 +527,7 @@ def choose_lead(policy, obs, tabs, params, st, buf):
     return heuristic_lead(obs, tabs, params, st, buf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_follow(policy, obs, tabs, params, st, buf, kv):
     """(play id, 0) to beat, or (-1, tiles) to discard."""
     if policy == RANDOM:
