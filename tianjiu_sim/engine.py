@@ -24,12 +24,13 @@ from .strategies import (
     MAX_SEATS, N_PARAMS, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
     O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LEAD_SIZE, O_LED, O_LEADER, O_PLAYERS, O_SEAT, O_SEEN,
     O_SHOWN, O_STREAK, O_TILES, O_TO_ACT, O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY,
-    O_WIN_SEAT, OBS_LEN, P_CLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
+    O_WIN_SEAT, OBS_LEN, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_COLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
     R_BASELINE, R_CLOSE_REWARD, R_DEAL_ROUND, R_DICE_GONG, R_DICE_ZA, R_EARLY_DEATH, R_FOLD,
     R_FOLD_COST, R_LAO, R_MIN_DONG, R_NCLASSES, R_NPLAYS, R_PLAYERS, R_QUARTET_BONUS,
     R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
     R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_SINGLE, T_STR,
-    choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
+    N_PLAYS, N_ROWS, ROW_BF, ROW_BFM, ROW_BL, ROW_BLM, ROW_BY_MASK, ROW_HB, ROW_LEAD_ORDER, ROW_PT,
+    ROW_TT, ROW_WEAK, ROW_WEAK_POS, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
 from .tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 
@@ -97,17 +98,21 @@ def _beater_lists(cat: Catalogue, beats: np.ndarray, cheapest_first: bool) -> np
     return out
 
 
-def build_tables(cat: Catalogue) -> tuple:
-    """Index tables for the kernel (layout: strategies.TABLES)."""
+def build_tables(cat: Catalogue) -> np.ndarray:
+    """The kernel's tables as one int64 array (layout: strategies.ROW_* / P_* / T_*)."""
     n = cat.n
     nbeat = cat.beats_led.sum(axis=0).astype(np.int64)
-    pt = np.zeros((n, 8), dtype=np.int64)
+    pt = np.zeros((n, P_COLS), dtype=np.int64)
     pt[:, P_MASK] = cat.mask.astype(np.int64)
     pt[:, P_CLS] = cat.cls
     pt[:, P_RANK] = cat.rank
     pt[:, P_SIZE] = cat.size
     pt[:, P_NEED] = cat.need_absent.astype(np.int64)
     pt[:, P_NBEAT] = nbeat
+    masks = cat.mask.astype(np.int64)
+    for b in range(n):
+        pt[b, P_BEATU_LED] = np.bitwise_or.reduce(masks[cat.beats_led[:, b]]) if cat.beats_led[:, b].any() else 0
+        pt[b, P_BEATU_FOL] = np.bitwise_or.reduce(masks[cat.beats_follow[:, b]]) if cat.beats_follow[:, b].any() else 0
     tt = np.zeros((32, 2), dtype=np.int64)
     for p in range(n):
         if cat.size[p] == 1:
@@ -121,10 +126,11 @@ def build_tables(cat: Catalogue) -> tuple:
     lead_order = np.array(sorted(range(n), key=lambda p: (-int(cat.size[p]), int(nbeat[p]),
                                                           -int(cat.rank[p]), int(cat.mask[p]))),
                           dtype=np.int64)
-    multi = np.array([p for p in range(n) if cat.size[p] >= 2], dtype=np.int64)
     weak = np.array(sorted(range(32), key=lambda b: (int(tt[b, T_STR]), -b)), dtype=np.int64)
     weak_pos = np.zeros(32, dtype=np.int64)
     weak_pos[weak] = np.arange(32)
+    if n != N_PLAYS:
+        raise ValueError(f"the engine's tables assume {N_PLAYS} plays, the catalogue has {n}")
     # Plays grouped by their highest tile bit, ascending by mask within a group: walking a
     # hand's bits upwards lists its plays in ascending mask order, looking at ~3 plays per tile.
     groups: list[list[int]] = [[] for _ in range(32)]
@@ -137,18 +143,29 @@ def build_tables(cat: Catalogue) -> tuple:
     lead_pos = np.zeros(n, dtype=np.int64)
     lead_pos[lead_order] = np.arange(n)
     pt[:, P_LEADPOS] = lead_pos
-    return (pt, _beater_lists(cat, cat.beats_led, True), _beater_lists(cat, cat.beats_follow, True),
-            _beater_lists(cat, cat.beats_led, False), _beater_lists(cat, cat.beats_follow, False),
-            by_mask, lead_order, tt, multi, weak, hb, weak_pos)
+    tab = np.zeros((N_ROWS, N_PLAYS), dtype=np.int64)
+    tab[ROW_PT:ROW_PT + n, :P_COLS] = pt
+    for row, lst in ((ROW_BL, _beater_lists(cat, cat.beats_led, True)),
+                     (ROW_BF, _beater_lists(cat, cat.beats_follow, True)),
+                     (ROW_BLM, _beater_lists(cat, cat.beats_led, False)),
+                     (ROW_BFM, _beater_lists(cat, cat.beats_follow, False))):
+        tab[row:row + n, :lst.shape[1]] = lst
+    tab[ROW_TT:ROW_TT + 32, :tt.shape[1]] = tt
+    tab[ROW_HB:ROW_HB + 32, :hb.shape[1]] = hb
+    tab[ROW_BY_MASK, :n] = by_mask
+    tab[ROW_LEAD_ORDER, :n] = lead_order
+    tab[ROW_WEAK, :32] = weak
+    tab[ROW_WEAK_POS, :32] = weak_pos
+    return tab
 
 
 @lru_cache(maxsize=None)
-def _tables_cached(suits: str, civil_supreme: bool, supreme_catcher: bool) -> tuple:
+def _tables_cached(suits: str, civil_supreme: bool, supreme_catcher: bool) -> np.ndarray:
     from .catalogue import _cached
     return build_tables(_cached(suits, civil_supreme, supreme_catcher))
 
 
-def tables(rules: RuleSet) -> tuple:
+def tables(rules: RuleSet) -> np.ndarray:
     """The kernel's tables for a rule set (cached per catalogue)."""
     return _tables_cached(rules.suits, rules.civil_supreme, rules.supreme_catcher)
 
@@ -210,7 +227,7 @@ def _residual_suit(hand, params, st_dice):
     return suit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
               obs, buf, kv, hands, dong, folded, pay, bonus,
               rec_plays, rec_tricks, rec_bonus, rec_n, counts):
@@ -219,7 +236,7 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
     Returns the closer (結) or -1 for a void deal. Records the trace when rec_plays has rows and
     counts classes led / beat with / beaten when counts has rows.
     """
-    pt = tabs[0]
+    pt = tabs
     n_players = params[R_PLAYERS]
     record = rec_plays.shape[0] > 0
     count = counts.shape[0] > 0

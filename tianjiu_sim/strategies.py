@@ -85,12 +85,21 @@ N_PARAMS = 32
 # ---------------------------------------------------------------------------
 # Table layout (engine.build_tables)
 # ---------------------------------------------------------------------------
-TABLES = """tabs = (pt, bl, bf, blm, bfm, by_mask, lead_order, tt, multi, weak, hb, weak_pos):
-pt[play, P_*] play columns; bl / bf[play] = count, then the plays beating it standing as the lead /
-as a follower, cheapest first; blm / bfm the same ascending by mask; by_mask all plays ascending by
-mask; lead_order greedy's strongest-first order; tt[bit, T_*] tile columns; multi the plays of 2+
-tiles; weak the tile bits weakest first; hb[bit] = count, then the plays whose highest tile is bit,
-ascending by mask; weak_pos[bit] = the bit's place in weak."""
+# `tabs` is ONE int64 array [N_ROWS, N_PLAYS] holding every table at fixed row offsets: each
+# array variable in a kernel costs NRT reference-count calls, so fewer arrays run faster.
+N_PLAYS = 84        # plays in every catalogue (hk and folk alike)
+ROW_PT = 0          # rows play: columns P_*
+ROW_BL = 84         # rows play: count, then the plays beating it standing as the lead, cheapest first
+ROW_BF = 168        # … standing as a follower, cheapest first
+ROW_BLM = 252       # as ROW_BL, ascending by mask
+ROW_BFM = 336       # as ROW_BF, ascending by mask
+ROW_TT = 420        # rows bit: columns T_*
+ROW_HB = 452        # rows bit: count, then the plays whose highest tile is bit, ascending by mask
+ROW_BY_MASK = 484   # every play ascending by mask
+ROW_LEAD_ORDER = 485  # greedy's strongest-first order
+ROW_WEAK = 486      # tile bits, weakest first (cols 0..31)
+ROW_WEAK_POS = 487  # col bit: the bit's place in ROW_WEAK
+N_ROWS = 488
 P_MASK = 0
 P_CLS = 1
 P_RANK = 2
@@ -99,6 +108,9 @@ P_NEED = 4          # need_absent: canonical iff hand & need == 0
 P_NBEAT = 5         # plays that beat it as a lead (fewer = stronger)
 P_STR = 6           # single strength 0..100 (singles only)
 P_LEADPOS = 7       # place in greedy's lead order (0 = strongest)
+P_BEATU_LED = 8     # union of the tiles of every play beating it as the lead (fast "cannot beat")
+P_BEATU_FOL = 9     # the same when it stands as a follower
+P_COLS = 10
 T_SINGLE = 0        # tt[bit, .]: play id of the tile as a single
 T_STR = 1           # strength of that single, 0..100
 
@@ -132,8 +144,7 @@ def beat_allowed(obs, params):
 @njit(cache=True, inline="always")
 def legal_leads(obs, tabs, buf):
     """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
-    pt = tabs[0]
-    hb = tabs[10]
+    pt = tabs
     hand = obs[O_HAND]
     forced = obs[O_FORCED]
     n = 0
@@ -141,8 +152,8 @@ def legal_leads(obs, tabs, buf):
     while rest:
         b = popcount32((rest & -rest) - 1)
         rest &= rest - 1
-        for i in range(1, hb[b, 0] + 1):
-            p = hb[b, i]
+        for i in range(1, tabs[ROW_HB + b, 0] + 1):
+            p = tabs[ROW_HB + b, i]
             if holds(pt, p, hand):
                 if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
                     continue
@@ -156,16 +167,18 @@ def legal_beats(obs, tabs, params, buf, by_mask_order):
     """Legal beats of the standing play into buf (ascending mask, or cheapest first); returns the count."""
     if not beat_allowed(obs, params):
         return 0
-    pt = tabs[0]
+    pt = tabs
     w = obs[O_WIN_PLAY]
+    if (obs[O_HAND] & pt[w, P_BEATU_LED if obs[O_WIN_IS_LEAD] == 1 else P_BEATU_FOL]) == 0:
+        return 0
     if by_mask_order:
-        lst = tabs[3] if obs[O_WIN_IS_LEAD] == 1 else tabs[4]
+        row = (ROW_BLM if obs[O_WIN_IS_LEAD] == 1 else ROW_BFM) + w
     else:
-        lst = tabs[1] if obs[O_WIN_IS_LEAD] == 1 else tabs[2]
+        row = (ROW_BL if obs[O_WIN_IS_LEAD] == 1 else ROW_BF) + w
     hand = obs[O_HAND]
     n = 0
-    for i in range(1, lst[w, 0] + 1):
-        p = lst[w, i]
+    for i in range(1, tabs[row, 0] + 1):
+        p = tabs[row, i]
         if holds(pt, p, hand):
             buf[n] = p
             n += 1
@@ -224,8 +237,7 @@ def random_follow(obs, tabs, params, st, buf):
     r = randbelow(st, n + 1)
     if r < n:
         return buf[r], np.int64(0)
-    pt = tabs[0]
-    size = pt[obs[O_LEAD_PLAY], P_SIZE]
+    size = tabs[obs[O_LEAD_PLAY], P_SIZE]
     return np.int64(-1), random_discard(obs[O_HAND], size, st)
 
 
@@ -242,7 +254,7 @@ def greedy_fold(obs, tabs, params, st):
 @njit(cache=True, inline="always")
 def greedy_lead(obs, tabs, params, st, buf):
     """Lead the strongest play: largest first, then the fewest plays that could beat it."""
-    pt = tabs[0]
+    pt = tabs
     n = legal_leads(obs, tabs, buf)
     best = buf[0]
     for i in range(1, n):
@@ -252,20 +264,20 @@ def greedy_lead(obs, tabs, params, st, buf):
 
 
 @njit(cache=True, inline="always")
-def weakest_tiles(hand, size, weak, weak_pos):
-    """The `size` weakest tiles of the hand by the static order `weak` (weakest first)."""
+def weakest_tiles(hand, size, tabs):
+    """The `size` weakest tiles of the hand by the static order ROW_WEAK (weakest first)."""
     # Re-express the hand in weakness order, so the weakest tiles are its lowest bits.
     w = np.int64(0)
     rest = hand
     while rest:
         b = popcount32((rest & -rest) - 1)
         rest &= rest - 1
-        w |= np.int64(1) << weak_pos[b]
+        w |= np.int64(1) << tabs[ROW_WEAK_POS, b]
     out = np.int64(0)
     for _ in range(size):
         low = popcount32((w & -w) - 1)
         w &= w - 1
-        out |= np.int64(1) << weak[low]
+        out |= np.int64(1) << tabs[ROW_WEAK, low]
     return out
 
 
@@ -273,16 +285,17 @@ def weakest_tiles(hand, size, weak, weak_pos):
 def greedy_follow(obs, tabs, params, st, buf):
     """Beat with the cheapest legal beat, else discard the weakest tiles."""
     if beat_allowed(obs, params):
-        pt = tabs[0]
-        lst = tabs[1] if obs[O_WIN_IS_LEAD] == 1 else tabs[2]
+        pt = tabs
         w = obs[O_WIN_PLAY]
+        row = (ROW_BL if obs[O_WIN_IS_LEAD] == 1 else ROW_BF) + w
         hand = obs[O_HAND]
-        for i in range(1, lst[w, 0] + 1):
-            p = lst[w, i]
-            if holds(pt, p, hand):
-                return p, np.int64(0)
-    size = tabs[0][obs[O_LEAD_PLAY], P_SIZE]
-    return np.int64(-1), weakest_tiles(obs[O_HAND], size, tabs[9], tabs[11])
+        if (hand & pt[w, P_BEATU_LED if obs[O_WIN_IS_LEAD] == 1 else P_BEATU_FOL]) != 0:
+            for i in range(1, tabs[row, 0] + 1):
+                p = tabs[row, i]
+                if holds(pt, p, hand):
+                    return p, np.int64(0)
+    size = tabs[obs[O_LEAD_PLAY], P_SIZE]
+    return np.int64(-1), weakest_tiles(obs[O_HAND], size, tabs)
 
 
 # ---------------------------------------------------------------------------
@@ -292,26 +305,25 @@ def greedy_follow(obs, tabs, params, st, buf):
 @njit(cache=True, inline="always")
 def combo_tiles(hand, tabs):
     """Tiles of the hand that take part in some multi-tile play it can make."""
-    pt = tabs[0]
-    hb = tabs[10]
     out = np.int64(0)
     rest = hand
     while rest:
         b = popcount32((rest & -rest) - 1)
         rest &= rest - 1
-        for i in range(1, hb[b, 0] + 1):
-            m = pt[hb[b, i], P_MASK]
-            if pt[hb[b, i], P_SIZE] >= 2 and (m & hand) == m:
+        for i in range(1, tabs[ROW_HB + b, 0] + 1):
+            p = tabs[ROW_HB + b, i]
+            m = tabs[p, P_MASK]
+            if tabs[p, P_SIZE] >= 2 and (m & hand) == m:
                 out |= m
     return out
 
 
 @njit(cache=True, inline="always")
-def _threat(pt, lst, p, unseen, opponents, opp_size, n_unseen):
+def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen):
     """Chance that some opponent holds a play beating `p` (beaters from `lst`), tiles dealt at random."""
     safe = 1.0
-    for i in range(1, lst[p, 0] + 1):
-        b = lst[p, i]
+    for i in range(1, pt[row0 + p, 0] + 1):
+        b = pt[row0 + p, i]
         m = pt[b, P_MASK]
         if (m & unseen) != m:
             continue
@@ -331,16 +343,14 @@ def _threat(pt, lst, p, unseen, opponents, opp_size, n_unseen):
 @njit(cache=True, inline="always")
 def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
     """Worth of keeping each tile of the hand (kv[bit]); low values are discarded first."""
-    pt = tabs[0]
-    tt = tabs[7]
-    bl = tabs[1]
+    pt = tabs
     rest = hand
     while rest:
         b = popcount32((rest & -rest) - 1)
         rest &= rest - 1
-        s = tt[b, T_SINGLE]
-        v = tt[b, T_STR] / 100.0
-        v += 1.0 - _threat(pt, bl, s, unseen, opponents, opp_size, n_unseen)
+        s = pt[ROW_TT + b, T_SINGLE]
+        v = pt[ROW_TT + b, T_STR] / 100.0
+        v += 1.0 - _threat(pt, ROW_BL, s, unseen, opponents, opp_size, n_unseen)
         if combo & (np.int64(1) << b):
             v += 1.5
         kv[b] = v
@@ -403,8 +413,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
      3. Else discard the tiles least worth keeping: low singles that are likely beaten and belong to
         no combination.
     """
-    pt = tabs[0]
-    bl = tabs[1]
+    pt = tabs
     hand = obs[O_HAND]
     h = obs[O_HAND_SIZE]
     seat = obs[O_SEAT]
@@ -432,7 +441,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
         p = buf[i]
         m = pt[p, P_MASK]
         k = pt[p, P_SIZE]
-        win = 1.0 - _threat(pt, bl, p, unseen, opponents, h, n_unseen)
+        win = 1.0 - _threat(pt, ROW_BL, p, unseen, opponents, h, n_unseen)
         # A whole-hand lead is the 結 itself: the leader closes whenever it stands.
         if k == h:
             if win > 0.5:
@@ -462,8 +471,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
 @njit(cache=True, inline="always")
 def heuristic_follow(obs, tabs, params, st, buf, kv):
     """heuristic's follow: beat-or-discard choice (rules in `heuristic_lead`'s docstring)."""
-    pt = tabs[0]
-    bf = tabs[2]
+    pt = tabs
     hand = obs[O_HAND]
     seat = obs[O_SEAT]
     size = pt[obs[O_LEAD_PLAY], P_SIZE]
@@ -487,7 +495,7 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
             m = pt[p, P_MASK]
             win = 1.0
             if to_act > 0:
-                win = 1.0 - _threat(pt, bf, p, unseen, to_act, h, n_unseen)
+                win = 1.0 - _threat(pt, ROW_BF, p, unseen, to_act, h, n_unseen)
             if win < need:
                 continue
             if size == 1 and (combo & m) != 0:
