@@ -14,74 +14,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from .chunks import atomic_write_text
-
-UNIT = "戙"
-
-
-_CJK_NAMES = ("WenQuanYi", "Noto Sans CJK", "Noto Serif CJK", "Source Han", "PingFang", "Microsoft YaHei",
-              "SimHei", "Heiti", "Droid Sans Fallback")
-_CJK_FONT: list[str | None] = []
-
-
-def _cjk_font() -> str | None:
-    """Name of a font that can draw 戙 / 至尊, found once (None if the machine has none)."""
-    if _CJK_FONT:
-        return _CJK_FONT[0]
-    from matplotlib import font_manager  # noqa: PLC0415
-
-    def find() -> str | None:
-        """First installed font whose name marks CJK coverage."""
-        return next((f.name for f in font_manager.fontManager.ttflist
-                     if any(s in f.name for s in _CJK_NAMES)), None)
-
-    name = find()
-    if name is None:
-        # a font installed after matplotlib built its cache is not listed yet
-        for path in font_manager.findSystemFonts():
-            if any(s in path.lower() for s in ("wqy", "cjk", "sourcehan", "droidsansfallback")):
-                try:
-                    font_manager.fontManager.addfont(path)
-                except (OSError, RuntimeError, ValueError):
-                    continue
-        name = find()
-    _CJK_FONT.append(name)
-    return name
-
-
-def _pyplot():
-    import matplotlib  # noqa: PLC0415
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
-    font = _cjk_font()
-    plt.rcParams["font.family"] = [font, "DejaVu Sans"] if font else ["DejaVu Sans"]
-    plt.rcParams["axes.unicode_minus"] = False
-    return plt
-
-
-def _t(text: str) -> str:
-    """Plot text as is when a CJK font exists, else with the Chinese dropped (no empty boxes)."""
-    if _cjk_font():
-        return text
-    import re  # noqa: PLC0415
-
-    out = re.sub(r"[\u3000-\u9fff\uff00-\uffef]+", "", text.replace("戙", "dong"))
-    return re.sub(r"\(\s*[/+ ]*\s*\)|\s{2,}", " ", out).strip()
-
-
-def _unit() -> str:
-    """'戙' when a CJK font can draw it, else 'dong'."""
-    return UNIT if _cjk_font() else "dong"
-
-
-def _save(fig, path: Path, rect: tuple[float, float, float, float] = (0, 0, 1, 1)) -> None:
-    fig.tight_layout(rect=rect)
-    # no Software/date metadata: the same results give byte-identical PNGs
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
-    plt.close(fig)
+from .figures import plot_text as _t, pyplot as _pyplot, save_figure as _save, unit_label as _unit
 
 
 def _deals_text(df: pd.DataFrame) -> str:
@@ -303,7 +236,7 @@ def write_report(folder: str | Path, manifest: dict, tables: dict[str, pd.DataFr
     lines += [f"- measure: `{cfg['measure']}`", f"- seed: {cfg['seed']}",
               f"- cells: {len(cfg['cells'])}, deals: {manifest['deals_total']:,} "
               f"in {manifest['chunks_total']} chunks of ≤ {cfg['chunk_size']:,}",
-              f"- grid: " + "; ".join(f"{k} = {v}" for k, v in cfg["grid"].items()),
+              "- grid: " + "; ".join(f"{k} = {v}" for k, v in cfg["grid"].items()),
               f"- config fingerprint: `{manifest['fingerprint'][:16]}`",
               f"- reproduce: `tjsim experiment run {manifest.get('source', 'FILE.toml')} --out DIR`"]
     if cfg.get("options"):

@@ -14,51 +14,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .stats import Z95
+from .figures import UNIT, plot_text as _t, pyplot as _plt, save_figure as _save
 
-UNIT = "戙"
-_CJK = ("WenQuanYi", "Noto Sans CJK", "Noto Serif CJK", "Source Han", "PingFang", "Microsoft YaHei", "SimHei",
-        "Droid Sans Fallback")
-_FONT: list[str | None] = []
 COMPONENT_NAMES = {"total": "total", "tricks_close": "tricks & close", "bonus": "all bonuses",
                    "bonus_supreme": "賀尊", "bonus_supreme_close": "包尊", "bonus_quartet": "四大賀"}
-
-
-def _font() -> str | None:
-    if not _FONT:
-        from matplotlib import font_manager  # noqa: PLC0415
-
-        _FONT.append(next((f.name for f in font_manager.fontManager.ttflist if any(s in f.name for s in _CJK)), None))
-    return _FONT[0]
-
-
-def _plt():
-    import matplotlib  # noqa: PLC0415
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
-    font = _font()
-    plt.rcParams["font.family"] = [font, "DejaVu Sans"] if font else ["DejaVu Sans"]
-    plt.rcParams["axes.unicode_minus"] = False
-    return plt
-
-
-def _t(text: str) -> str:
-    """Text as is with a CJK font; without one, 戙 → 'dong' and other Chinese dropped (no empty boxes)."""
-    if _font():
-        return text
-    import re  # noqa: PLC0415
-
-    return re.sub(r"[\u3000-\u9fff]+", "", text.replace(UNIT, "dong")).strip()
-
-
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})  # no date/software: same data, same bytes
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
-    plt.close(fig)
 
 
 def _who(info: dict) -> str:
