@@ -101,7 +101,8 @@ def test_plots(tmp_path):
     (["--threads", "0"], ["--threads"]),
     (["--rules", "folk", "--players", "3", "--method", "left"], ["'left'", "4 players × 8 tiles", "rounds"]),
     (["--rules", "hk", "--players", "3"], ["players"]),
-    (["--from", "played", "--shuffle", "wash:5"], ["not available yet"]),
+    (["--from", "played", "--shuffle", "wash:5", "--previous-policy", "bogus"], ["unknown strategy 'bogus'",
+                                                                                 "heuristic"]),
     (["--from", "nowhere"], ["box, played"]),
     (["--format", "xml"], ["xml"]),
 ])

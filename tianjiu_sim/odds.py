@@ -14,6 +14,17 @@ fills the dealt positions in take order, drawing four exact 16-bit bounded integ
 each 64-bit output; imperfect shuffles use `shuffles.apply_shuffle` and the method's position
 table, exactly as the game's `dealing.deal`.
 
+Start orders (`from_`): `box` starts every imperfect shuffle from the box order. `played`
+starts deal index d from the tiles of a simulated previous deal as gathered: that deal is
+dealt with a perfect shuffle and round dealing from `seed_stream(st, seed,
+STREAM_PREVIOUS_DEAL, d)`, played by `previous_policy` at every seat (banker seat 0, streak 1,
+decisions and dice from STREAM_PREVIOUS_PLAY / STREAM_PREVIOUS_DICE with index d) under the
+same rules, and gathered by `session.gather_played`. The previous deals depend on (seed, d)
+only, so every method × shuffle cell of a run starts from the same previous deals (common
+random numbers); they are generated once per chunk of deal indices and fed to the block
+kernel as one start row per deal. A perfect shuffle ignores the start order: `played` with a
+perfect shuffle is the `box` cell itself (same stream key, same numbers).
+
 Exact values (uniform shuffle): hand events by enumerating all C(32, t) hands in numba;
 deal events (a hand of the deal holds one of some disjoint tile sets) by inclusion–exclusion.
 """
@@ -30,14 +41,23 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from .dealing import deal_perfect
+from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, play_deal
 from .errors import TjsimError
 from .rng import STREAM_DEAL, next_u64, seed_stream
+from .session import gather_played
 from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
+from .strategies import OBS_LEN
 from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
 
 BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
 CHUNK_BLOCKS = 256  # blocks per kernel call (progress-bar granularity)
+PLAYED_CHUNK_BLOCKS = 2  # blocks per chunk with --from played (a deal is played per deal: slow)
+# Streams of the simulated previous deals (--from played), apart from the game's 1–3 and
+# analysis.STREAM_EXCHANGE (7); the index is the deal index d.
+STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_PLAY, STREAM_PREVIOUS_DICE = 9, 10, 11
+DEFAULT_PREVIOUS_POLICY = "heuristic"
 
 # Masks (int64 so numba arithmetic stays in one integer type; every value is < 2**32).
 M_SUPREME = BB_SUPREME
@@ -245,11 +265,17 @@ def _xoshiro(s0, s1, s2, s3):
 
 
 @njit(cache=True, parallel=True)
-def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, start,
+def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, starts,
                groups, out):
-    """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col]."""
+    """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col].
+
+    `starts` (int64[rows, 32]) holds the start orders of the imperfect shuffles: one row for
+    every deal, or one row per deal index first_block·BLOCK, first_block·BLOCK + 1, ….
+    """
+    base = first_block * BLOCK
     for bi in prange(n_blocks):
-        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, start, groups, out[bi])
+        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base, groups,
+                  out[bi])
 
 
 @njit(cache=True, inline="always")
@@ -298,12 +324,13 @@ def _store(acc, row):
 
 
 @njit(cache=True)
-def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, start, groups, row):
+def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, groups, row):
     """Deal block b (deal indices b·BLOCK … up to `total`) of a cell from its own stream; counts into `row`.
 
     `seq[p * tiles + i]` is the wall position of taker p's i-th tile (dealt positions are
-    0…players·tiles−1); `start` is the order the imperfect shuffles start from. Every field
-    of the packed accumulators stays below 2**16: a block has at most 4096 × 8 hands.
+    0…players·tiles−1); deal index d's imperfect shuffle starts from `starts[0]` if `starts`
+    has one row, else from `starts[d − base]`. Every field of the packed accumulators stays
+    below 2**16: a block has at most 4096 × 8 hands.
     """
     st = np.empty(4, dtype=np.uint64)
     seed_stream(st, seed, STREAM_DEAL, cell * np.int64(4294967296) + b)
@@ -314,11 +341,13 @@ def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, start, groups,
     if kind == SHUFFLE_PERFECT:
         acc = _block_uniform(st, hi - lo, players, tiles, groups, acc)
     else:
-        order = start.copy()
+        order = np.empty(32, dtype=np.int64)
         scratch = np.empty(32, dtype=np.int64)
-        for _ in range(lo, hi):
+        shared = starts.shape[0] == 1
+        for d in range(lo, hi):
+            r = 0 if shared else d - base
             for i in range(32):
-                order[i] = start[i]
+                order[i] = starts[r, i]
             apply_shuffle(st, kind, k, order, scratch)
             flags = 0
             for p in range(players):
@@ -329,6 +358,53 @@ def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, start, groups,
                 flags |= f
             acc = _tally_deal(flags, groups, acc)
     _store(acc, row)
+
+
+@njit(cache=True, parallel=True)
+def _previous_orders(seed, first, players, tiles, round_size, policies, params, tabs, out):
+    """out[i] = the gathered order of deal index first + i's simulated previous deal (`--from played`).
+
+    The previous deal: perfect shuffle and round dealing from STREAM_PREVIOUS_DEAL, played with
+    banker seat 0, streak 1 and `policies` (ids per seat), decisions and dice from
+    STREAM_PREVIOUS_PLAY / STREAM_PREVIOUS_DICE, all with index first + i; its tiles gathered
+    by `session.gather_played` (played tiles in play order, then the rest in box order).
+    """
+    n = out.shape[0]
+    n_chunks = min(n, 64)
+    per = (n + n_chunks - 1) // n_chunks
+    for c in prange(n_chunks):
+        st_deal = np.zeros(4, dtype=np.uint64)
+        st_play = np.zeros(4, dtype=np.uint64)
+        st_dice = np.zeros(4, dtype=np.uint64)
+        order = np.zeros(32, dtype=np.int64)
+        hands32 = np.zeros(players, dtype=np.uint32)
+        hands0 = np.zeros(players, dtype=np.int64)
+        obs = np.zeros(OBS_LEN, dtype=np.int64)
+        buf = np.zeros(128, dtype=np.int64)
+        kv = np.zeros(32, dtype=np.float64)
+        hands = np.zeros(players, dtype=np.int64)
+        dong = np.zeros(players, dtype=np.int64)
+        folded = np.zeros(players, dtype=np.int64)
+        pay = np.zeros(players, dtype=np.int64)
+        bonus = np.zeros((players, 3), dtype=np.int64)
+        rec_plays = np.zeros((MAX_PLAYS, 4), dtype=np.int64)
+        rec_tricks = np.zeros((MAX_TRICKS, 3), dtype=np.int64)
+        rec_bonus = np.zeros((MAX_BONUS, 4), dtype=np.int64)
+        rec_n = np.zeros(3, dtype=np.int64)
+        counts = np.zeros((0, 0), dtype=np.int64)
+        for i in range(c * per, min(n, (c + 1) * per)):
+            d = first + i
+            seed_stream(st_deal, seed, STREAM_PREVIOUS_DEAL, d)
+            deal_perfect(st_deal, players, tiles, round_size, order, hands32)
+            for s in range(players):
+                hands0[s] = np.int64(hands32[s])
+            seed_stream(st_play, seed, STREAM_PREVIOUS_PLAY, d)
+            seed_stream(st_dice, seed, STREAM_PREVIOUS_DICE, d)
+            play_deal(hands0, 0, 1, policies, params, tabs, st_play, st_dice, obs, buf, kv, hands, dong,
+                      folded, pay, bonus, rec_plays, rec_tricks, rec_bonus, rec_n, counts)
+            gather_played(rec_plays, rec_n[0], order)
+            for j in range(32):
+                out[i, j] = order[j]
 
 
 @njit(cache=True)
@@ -455,37 +531,107 @@ class Cell:
     block_sum: np.ndarray = field(default_factory=lambda: np.zeros(N_COLS))
     block_sumsq: np.ndarray = field(default_factory=lambda: np.zeros(N_COLS))
 
+    def add_blocks(self, out: np.ndarray, first: int) -> None:
+        """Add the per-block counts `out` of blocks first, first + 1, … (the last may be partial)."""
+        self.counts += out.sum(axis=0)
+        nb = out.shape[0]
+        full = out if (first + nb) * BLOCK <= self.deals else out[:-1]
+        self.full_blocks += full.shape[0]
+        f = full.astype(np.float64)
+        self.block_sum += f.sum(axis=0)
+        self.block_sumsq += (f * f).sum(axis=0)
 
-def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int, groups: int,
-             tick: Callable[[int], None] | None = None) -> Cell:
-    """Monte Carlo counts for one cell (`deals` deals) with per-block streams."""
+
+@dataclass
+class _CellSpec:
+    """What the block kernel needs for one cell."""
+
+    cell: Cell
+    key: int
+    seq: np.ndarray
+    players: int
+    tiles: int
+
+    def run_blocks(self, seed: int, first: int, nb: int, starts: np.ndarray, groups: int) -> None:
+        """Count blocks first … first + nb − 1 into the cell."""
+        out = np.zeros((nb, N_COLS), dtype=np.int64)
+        sh = self.cell.shuffle
+        _mc_kernel(np.int64(seed), np.int64(self.key), np.int64(first), np.int64(nb), np.int64(self.cell.deals),
+                   self.seq, np.int64(self.players), np.int64(self.tiles), np.int64(sh.code), np.int64(sh.k),
+                   starts, np.int64(groups), out)
+        self.cell.add_blocks(out, first)
+
+
+def _ticked(deals: int, first: int, nb: int) -> int:
+    """Deals in blocks first … first + nb − 1 of a cell of `deals` deals."""
+    return min(deals, (first + nb) * BLOCK) - min(deals, first * BLOCK)
+
+
+def previous_orders(rules, seed: int, first: int, n: int, policy: str = DEFAULT_PREVIOUS_POLICY) -> np.ndarray:
+    """int64[n, 32]: the gathered orders `--from played` starts deal indices first … first + n − 1 from."""
+    from .engine import pack_params, tables
+    from .runner import policy_ids
+
+    out = np.zeros((n, N_TILES), dtype=np.int64)
+    if n:
+        _previous_orders(np.int64(seed), np.int64(first), np.int64(rules.players),
+                         np.int64(rules.tiles_per_player), np.int64(rules.deal_round),
+                         policy_ids([policy], rules.players), pack_params(rules), tables(rules), out)
+    return out
+
+
+def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: int, seed: int, groups: int,
+              tick: Callable[[int], None] | None = None,
+              previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> list[Cell]:
+    """Monte Carlo counts for (method, shuffle) cells of `deals` deals each, with per-block streams.
+
+    Cells that start from the box order (and every perfect-shuffle cell) run one after the
+    other from the box start row. Imperfect cells starting from `played` run together chunk by
+    chunk: the chunk's previous deals are played once and shared by all of them.
+    """
     from .dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
 
-    plan = make_plan(rules, method, shuffle, from_)
-    if plan[PLAN_FROM] != FROM_BOX and not shuffle.uniform:
-        raise TjsimError("--from played is not available yet (it needs the game engine)")
-    players, tiles = int(plan[PLAN_PLAYERS]), int(plan[PLAN_TILES])
-    seq = plan[PLAN_SEQ:PLAN_SEQ + 32].copy()
-    start = np.arange(N_TILES, dtype=np.int64)
-    key = cell_key(method, shuffle, from_)
+    if from_ == "played":
+        from .runner import policy_ids
+
+        policy_ids([previous_policy], rules.players)  # unknown names fail before any work
+    specs, played = [], []
+    for method, shuffle in cells:
+        plan = make_plan(rules, method, shuffle, from_)
+        from_played = plan[PLAN_FROM] != FROM_BOX and not shuffle.uniform
+        spec = _CellSpec(Cell(method, shuffle, deals, np.zeros(N_COLS, dtype=np.int64)),
+                         cell_key(method, shuffle, from_ if from_played else "box"),
+                         plan[PLAN_SEQ:PLAN_SEQ + 32].copy(), int(plan[PLAN_PLAYERS]), int(plan[PLAN_TILES]))
+        specs.append(spec)
+        if from_played:
+            played.append(spec)
     n_blocks = -(-deals // BLOCK)
-    counts = np.zeros(N_COLS, dtype=np.int64)
-    cell = Cell(method, shuffle, deals, counts)
-    for first in range(0, n_blocks, CHUNK_BLOCKS):
-        nb = min(CHUNK_BLOCKS, n_blocks - first)
-        out = np.zeros((nb, N_COLS), dtype=np.int64)
-        _mc_kernel(np.int64(seed), np.int64(key), np.int64(first), np.int64(nb), np.int64(deals), seq,
-                   np.int64(players), np.int64(tiles), np.int64(shuffle.code), np.int64(shuffle.k),
-                   start, np.int64(groups), out)
-        counts += out.sum(axis=0)
-        full = out if (first + nb) * BLOCK <= deals else out[:-1]
-        cell.full_blocks += full.shape[0]
-        f = full.astype(np.float64)
-        cell.block_sum += f.sum(axis=0)
-        cell.block_sumsq += (f * f).sum(axis=0)
-        if tick:
-            tick(min(deals, (first + nb) * BLOCK) - min(deals, first * BLOCK))
-    return cell
+    box_start = np.arange(N_TILES, dtype=np.int64).reshape(1, N_TILES)
+    for spec in specs:
+        if any(spec is p for p in played):
+            continue
+        for first in range(0, n_blocks, CHUNK_BLOCKS):
+            nb = min(CHUNK_BLOCKS, n_blocks - first)
+            spec.run_blocks(seed, first, nb, box_start, groups)
+            if tick:
+                tick(_ticked(deals, first, nb))
+    if played:
+        for first in range(0, n_blocks, PLAYED_CHUNK_BLOCKS):
+            nb = min(PLAYED_CHUNK_BLOCKS, n_blocks - first)
+            lo = first * BLOCK
+            starts = previous_orders(rules, seed, lo, min(deals, lo + nb * BLOCK) - lo, previous_policy)
+            for spec in played:
+                spec.run_blocks(seed, first, nb, starts, groups)
+            if tick:
+                tick(_ticked(deals, first, nb) * len(played))
+    return [spec.cell for spec in specs]
+
+
+def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int, groups: int,
+             tick: Callable[[int], None] | None = None,
+             previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> Cell:
+    """Monte Carlo counts for one cell (`deals` deals) with per-block streams (see `run_cells`)."""
+    return run_cells(rules, [(method, shuffle)], from_, deals, seed, groups, tick, previous_policy)[0]
 
 
 def hand_events(mask: int, tiles: int | None = None) -> set[str]:
@@ -629,6 +775,7 @@ class OddsRun:
     cells: dict[tuple[str, str], Cell]
     exact: dict[str, float] | None
     exact_shown: bool
+    previous_policy: str = DEFAULT_PREVIOUS_POLICY
 
     @property
     def players(self) -> int:
@@ -696,14 +843,14 @@ class OddsRun:
 
 def run_odds(rules, methods: Sequence[str], shuffles: Sequence[Shuffle], from_: str, deals: int, seed: int,
              events: Sequence[Event], exact: bool = False, need_exact: bool = False,
-             tick: Callable[[int], None] | None = None) -> OddsRun:
+             tick: Callable[[int], None] | None = None,
+             previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> OddsRun:
     """Run every method × shuffle cell; exact values if asked (`exact`) or needed for deviations."""
     groups = groups_of(events)
-    cells = {}
-    for sh in shuffles:
-        for m in methods:
-            cells[(m, sh.name)] = run_cell(rules, m, sh, from_, deals, seed, groups, tick)
+    pairs = [(m, sh) for sh in shuffles for m in methods]
+    done = run_cells(rules, pairs, from_, deals, seed, groups, tick, previous_policy)
+    cells = {(m, sh.name): c for (m, sh), c in zip(pairs, done)}
     exact_values = (exact_probabilities(rules.players, rules.tiles_per_player, events)
                     if (exact or need_exact) else None)
     return OddsRun(rules, list(methods), list(shuffles), from_, deals, seed, list(events), cells,
-                   exact_values, exact)
+                   exact_values, exact, previous_policy)

@@ -113,8 +113,15 @@ def _pivot_table(run, shuffle, homog) -> str:
             row["p(same)"] = f"{homog['events'][e.name]['p_value']:.3g}"
         rows.append(row)
     title = (f"deal-odds: rules {run.rules.name}, {run.players} players × {run.tiles} tiles, shuffle {shuffle.name} "
-             f"from {run.from_} order, {run.deals:,} deals per method, seed {run.seed}")
+             f"from {_from_text(run)}, {run.deals:,} deals per method, seed {run.seed}")
     return render_table(rows, title=title)
+
+
+def _from_text(run) -> str:
+    """The start order in a title."""
+    if run.from_ == "played":
+        return f"played order (a previous deal per deal, played by {run.previous_policy})"
+    return f"{run.from_} order"
 
 
 def _homog_line(shuffle, homog) -> str:
@@ -149,6 +156,10 @@ def _table(run, homogeneity, deviation, elapsed: float) -> str:
         parts.append(_homog_line(sh, homog))
     if deviation and any(not s.uniform for s in run.shuffles):
         parts.append(_deviation_table(run, deviation))
+    if run.from_ == "played" and any(not s.uniform for s in run.shuffles):
+        parts.append("from played: every method and shuffle starts deal d from the same previous deal d "
+                     "(paired comparisons); the homogeneity tests treat the cells as independent, so their "
+                     "p-values are conservative.\n")
     parts.append(f"hand events: trials = deals × {run.players} hands; 95% Wilson intervals; "
                  f"{elapsed:.1f} s. More events: --events all (lao_k, erming_k, pairs_k, voids, quartets …).\n")
     return "\n".join(p for p in parts if p)
@@ -158,8 +169,10 @@ def run_note(run) -> str:
     """The note printed under a perfect-shuffle table."""
     from ..odds import UNIFORM_NOTE
 
-    return UNIFORM_NOTE + (" The methods are pooled above; p(same) tests that they agree." if len(run.methods) > 1
-                           else "")
+    return (UNIFORM_NOTE + (" The methods are pooled above; p(same) tests that they agree." if len(run.methods) > 1
+                            else "")
+            + (" A perfect shuffle forgets the start order: --from played gives the --from box numbers."
+               if run.from_ == "played" else ""))
 
 
 def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
@@ -168,6 +181,7 @@ def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
     return {
         "command": "deal-odds", "rules": run.rules.name, "players": run.players, "tiles_per_player": run.tiles,
         "methods": run.methods, "shuffles": [s.name for s in run.shuffles], "from": run.from_,
+        "previous_policy": run.previous_policy if run.from_ == "played" else None,
         "deals": run.deals, "seed": run.seed,
         "events": [{"event": e.name, "unit": e.unit, "group": e.group, "description": e.description}
                    for e in run.events],
@@ -189,7 +203,14 @@ def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
               help="perfect (default), riffle:K, wash:K or none; K may be a list (wash:0,1,2,5,10) to sweep; "
                    "repeat the option for several models.")
 @click.option("--from", "from_", default="box", show_default=True, metavar="box|played",
-              help="Order the imperfect shuffles start from: box (sorted by kind) or played (a previous deal's tricks).")
+              help="Order the imperfect shuffles start from: box (the new set's box order, sorted by kind) or "
+                   "played (the tiles of a simulated previous deal as gathered: for each deal, a perfectly "
+                   "shuffled deal is played by --previous-policy under the same rules, and its tricks are "
+                   "gathered in the order played, then the unplayed tiles in box order). No effect with a "
+                   "perfect shuffle. played plays one deal per deal: far slower than box.")
+@click.option("--previous-policy", default="heuristic", show_default=True, metavar="NAME",
+              help="Strategy of every seat in the simulated previous deals of --from played "
+                   "(random, greedy, heuristic).")
 @click.option("--deals", type=int, default=None, metavar="N",
               help=f"Deals per method × shuffle [default: {DEFAULT_DEALS:,} with a perfect shuffle, "
                    f"{DEFAULT_DEALS_IMPERFECT:,} per imperfect shuffle].")
@@ -204,8 +225,8 @@ def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="PNG",
               help="Also draw a plot: probabilities per method with intervals, or for a K sweep the largest "
                    "deviation from the uniform shuffle against K.")
-def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, deals, seed, threads, exact, events_spec,
-              fmt, out, plot):
+def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_policy, deals, seed, threads, exact,
+              events_spec, fmt, out, plot):
     """Probabilities of dealt-hand events per dealing method (牌頭) and shuffle.
 
     \b
@@ -213,6 +234,7 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, deals, see
       tjsim deal-odds                                   all methods, perfect shuffle
       tjsim deal-odds --method left --exact --events all
       tjsim deal-odds --shuffle wash:0,1,2,5,10,20,50 --plot sweep.png
+      tjsim deal-odds --shuffle none --shuffle riffle:1,3,7 --from played --method left,skin
     """
     started = time.perf_counter()
     rules = resolve_rules(rules_spec, players)
@@ -221,8 +243,9 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, deals, see
     if from_ not in ("box", "played"):
         raise TjsimError(f"unknown --from '{from_}' (allowed: box, played)")
     if from_ == "played":
-        raise TjsimError("--from played is not available yet: it needs the game engine's gathered trick order "
-                         "(use --from box)")
+        from ..runner import policy_ids
+
+        policy_ids([previous_policy.strip()], rules.players)
     if deals is None:
         deals = DEFAULT_DEALS if all(s.uniform for s in shuffles) else DEFAULT_DEALS_IMPERFECT
     if not 1 <= deals <= MAX_DEALS:
@@ -242,7 +265,8 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, deals, see
     total = deals * len(methods) * len(shuffles)
     with _progress(total) as bar:
         run = run_odds(rules, methods, shuffles, from_, deals, seed, events, exact=exact,
-                       need_exact=sweep or (exact and any(not s.uniform for s in shuffles)), tick=bar.update)
+                       need_exact=sweep or (exact and any(not s.uniform for s in shuffles)), tick=bar.update,
+                       previous_policy=previous_policy.strip())
     rows = run.rows()
     homogeneity = run.homogeneity()
     deviation = run.deviation() if run.exact and any(not s.uniform for s in shuffles) else []
