@@ -320,7 +320,16 @@ def combo_tiles(hand, tabs):
 
 @njit(cache=True, inline="always")
 def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen):
-    """Chance that some opponent holds a play beating `p` (beaters from `lst`), tiles dealt at random."""
+    """Chance that some opponent holds a play beating `p` (beaters from rows row0…), tiles dealt at random."""
+    if pt[p, P_SIZE] == 1:
+        # Singles: every beater is one unseen tile with the same chance, so (1 - q) ** count.
+        c = popcount32(unseen & pt[p, P_BEATU_LED if row0 == ROW_BL else P_BEATU_FOL])
+        if c == 0:
+            return 0.0
+        q = opponents * opp_size / n_unseen
+        if q >= 1.0:
+            return 1.0
+        return 1.0 - (1.0 - q) ** c
     safe = 1.0
     for i in range(1, pt[row0 + p, 0] + 1):
         b = pt[row0 + p, i]
