@@ -1,4 +1,9 @@
 """tjsim: Monte Carlo strategy analyser and statistics for Tien Gow (天九)."""
+from ._numba_cache import configure as _configure_numba_cache
+
+_configure_numba_cache()
+
+# ruff: noqa: E402
 from .tiles import Hand, parse_deal, parse_hand, format_hand
 from .rules import RuleSet, load_rules, preset
 
