@@ -7,7 +7,9 @@ swapped in there without touching the kernels.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numba
@@ -23,6 +25,46 @@ from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
 from .strategies import OBS_LEN, POLICIES, R_NCLASSES, R_PLAYERS
 
+
+
+def _drop_stale_kernel_caches() -> None:
+    """Delete cached engine/runner kernels when a module they inline has changed.
+
+    Numba's cache checks only the source file of the cached function itself, but `play_deal`
+    inlines the strategies and `_run` inlines `play_deal`: an edited strategies.py would
+    otherwise keep running the old compiled code.
+    """
+    here = Path(__file__).resolve().parent
+    deps = ("engine.py", "strategies.py", "runner.py", "dealing.py", "shuffles.py", "settlement.py",
+            "rng.py", "bits.py")
+    digest = hashlib.sha1()
+    for name in deps:
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            pass
+    cache = here / "__pycache__"
+    stamp = cache / "engine-kernels.deps"
+    try:
+        if stamp.read_text() == digest.hexdigest():
+            return
+    except OSError:
+        pass
+    for pattern in ("engine.*.nbi", "engine.*.nbc", "strategies.*.nbi", "strategies.*.nbc",
+                    "runner.*.nbi", "runner.*.nbc"):
+        for f in cache.glob(pattern):
+            try:
+                f.unlink()
+            except OSError:
+                pass
+    try:
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass
+
+
+_drop_stale_kernel_caches()
 
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
