@@ -170,26 +170,6 @@ def tables(rules: RuleSet) -> np.ndarray:
     return _tables_cached(rules.suits, rules.civil_supreme, rules.supreme_catcher)
 
 
-class Scratch:
-    """Per-thread working arrays for `play_deal` (Python-side convenience; kernels allocate their own)."""
-
-    def __init__(self, players: int, n_classes: int = 16, record: bool = True):
-        self.obs = np.zeros(OBS_LEN, dtype=np.int64)
-        self.buf = np.zeros(128, dtype=np.int64)
-        self.kv = np.zeros(32, dtype=np.float64)
-        self.hands = np.zeros(players, dtype=np.int64)
-        self.dong = np.zeros(players, dtype=np.int64)
-        self.folded = np.zeros(players, dtype=np.int64)
-        self.pay = np.zeros(players, dtype=np.int64)
-        self.bonus = np.zeros((players, 3), dtype=np.int64)
-        k = 1 if record else 0
-        self.rec_plays = np.zeros((MAX_PLAYS * k, 4), dtype=np.int64)
-        self.rec_tricks = np.zeros((MAX_TRICKS * k, 3), dtype=np.int64)
-        self.rec_bonus = np.zeros((MAX_BONUS * k, 4), dtype=np.int64)
-        self.rec_n = np.zeros(3, dtype=np.int64)
-        self.counts = np.zeros((3, n_classes), dtype=np.int64)
-
-
 @njit(cache=True, inline="always")
 def _give(bonus, folded, btype, receiver, per):
     """Every active seat but `receiver` pays `per`; returns the receiver's total."""
@@ -230,11 +210,12 @@ def _residual_suit(hand, params, st_dice):
 @njit(cache=True, inline="always")
 def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
               obs, buf, kv, hands, dong, folded, pay, bonus,
-              rec_plays, rec_tricks, rec_bonus, rec_n, counts):
+              rec_plays, rec_tricks, rec_bonus, rec_n, ri, counts):
     """Play one deal from `hands0`; fills dong, folded, pay (net, bonuses included), bonus[seat, type].
 
-    Returns the closer (結) or -1 for a void deal. Records the trace when rec_plays has rows and
-    counts classes led / beat with / beaten when counts has rows.
+    Returns the closer (結) or -1 for a void deal. Records the trace into slab `ri` of the 3-D
+    record arrays when they have slabs, and counts classes led / beat with / beaten when
+    counts has rows.
     """
     pt = tabs
     n_players = params[R_PLAYERS]
@@ -249,9 +230,10 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
         pay[s] = 0
         for t in range(3):
             bonus[s, t] = 0
-    rec_n[0] = 0
-    rec_n[1] = 0
-    rec_n[2] = 0
+    if record:
+        rec_n[ri, 0] = 0
+        rec_n[ri, 1] = 0
+        rec_n[ri, 2] = 0
     tiles = params[R_TILES]
     obs[O_BANKER] = banker
     obs[O_PLAYERS] = n_players
@@ -324,12 +306,12 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
         obs[O_WIN_IS_LEAD] = 1
         obs[O_LAST] = 1 if last else 0
         if record:
-            r = rec_n[0]
-            rec_plays[r, 0] = trick
-            rec_plays[r, 1] = leader
-            rec_plays[r, 2] = ACT_LEAD
-            rec_plays[r, 3] = m
-            rec_n[0] = r + 1
+            r = rec_n[ri, 0]
+            rec_plays[ri, r, 0] = trick
+            rec_plays[ri, r, 1] = leader
+            rec_plays[ri, r, 2] = ACT_LEAD
+            rec_plays[ri, r, 3] = m
+            rec_n[ri, 0] = r + 1
         if count:
             counts[C_LED, pt[lead, P_CLS]] += 1
         win_play = lead
@@ -370,19 +352,19 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
                 act = ACT_DISCARD
                 pm_rec = disc
             if record:
-                r = rec_n[0]
-                rec_plays[r, 0] = trick
-                rec_plays[r, 1] = s
-                rec_plays[r, 2] = act
-                rec_plays[r, 3] = pm_rec
-                rec_n[0] = r + 1
+                r = rec_n[ri, 0]
+                rec_plays[ri, r, 0] = trick
+                rec_plays[ri, r, 1] = s
+                rec_plays[ri, r, 2] = act
+                rec_plays[ri, r, 3] = pm_rec
+                rec_n[ri, 0] = r + 1
         dong[win_seat] += size
         obs[O_DONG + win_seat] += size
         if record:
-            rec_tricks[trick, 0] = leader
-            rec_tricks[trick, 1] = win_seat
-            rec_tricks[trick, 2] = size
-            rec_n[1] = trick + 1
+            rec_tricks[ri, trick, 0] = leader
+            rec_tricks[ri, trick, 1] = win_seat
+            rec_tricks[ri, trick, 2] = size
+            rec_n[ri, 1] = trick + 1
 
         # §5.4 bonuses arising from this trick.
         if lead == sup:
@@ -400,18 +382,18 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
                 else:
                     amount = _give(bonus, folded, B_SUPREME, leader, params[R_SUPREME_BONUS])
                 if record:
-                    rec_bonus[nb, 0] = B_SUPREME
-                    rec_bonus[nb, 1] = leader
-                    rec_bonus[nb, 2] = amount
-                    rec_bonus[nb, 3] = 1
+                    rec_bonus[ri, nb, 0] = B_SUPREME
+                    rec_bonus[ri, nb, 1] = leader
+                    rec_bonus[ri, nb, 2] = amount
+                    rec_bonus[ri, nb, 3] = 1
                 nb += 1
         if pt[lead, P_CLS] == qcls and params[R_QUARTET_BONUS] > 0:
             amount = _give(bonus, folded, B_QUARTET, win_seat, params[R_QUARTET_BONUS])
             if record:
-                rec_bonus[nb, 0] = B_QUARTET
-                rec_bonus[nb, 1] = win_seat
-                rec_bonus[nb, 2] = amount
-                rec_bonus[nb, 3] = 1
+                rec_bonus[ri, nb, 0] = B_QUARTET
+                rec_bonus[ri, nb, 1] = win_seat
+                rec_bonus[ri, nb, 2] = amount
+                rec_bonus[ri, nb, 3] = 1
             nb += 1
         h -= size
         leader = win_seat
@@ -422,11 +404,11 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
         # A suspended 賀尊 is paid unless the player who beat the 至尊 closes.
         if pending_winner == closer:
             if record:
-                rec_bonus[pending, 3] = 0
+                rec_bonus[ri, pending, 3] = 0
         else:
             amount = _give(bonus, folded, B_SUPREME, pending_leader, params[R_SUPREME_BONUS])
             if record:
-                rec_bonus[pending, 2] = amount
+                rec_bonus[ri, pending, 2] = amount
     settle_kernel(dong, closer, banker, streak, folded, params[R_BASELINE], params[R_BANKER_MULT] != 0,
                   params[R_SWEEP], 1, params[R_FOLD_COST], pay)
     if close_stands:
@@ -434,20 +416,21 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
         for s in range(n_players):
             bonus[s, B_SUPREME_CLOSE] += pay[s]
         if record:
-            rec_bonus[nb, 0] = B_SUPREME_CLOSE
-            rec_bonus[nb, 1] = closer
-            rec_bonus[nb, 2] = pay[closer]
-            rec_bonus[nb, 3] = 1
+            rec_bonus[ri, nb, 0] = B_SUPREME_CLOSE
+            rec_bonus[ri, nb, 1] = closer
+            rec_bonus[ri, nb, 2] = pay[closer]
+            rec_bonus[ri, nb, 3] = 1
         nb += 1
     if catcher >= 0 and params[R_CLOSE_REWARD] > 0:
         amount = _give(bonus, folded, B_SUPREME_CLOSE, catcher, params[R_CLOSE_REWARD])
         if record:
-            rec_bonus[nb, 0] = B_SUPREME_CLOSE
-            rec_bonus[nb, 1] = catcher
-            rec_bonus[nb, 2] = amount
-            rec_bonus[nb, 3] = 1
+            rec_bonus[ri, nb, 0] = B_SUPREME_CLOSE
+            rec_bonus[ri, nb, 1] = catcher
+            rec_bonus[ri, nb, 2] = amount
+            rec_bonus[ri, nb, 3] = 1
         nb += 1
-    rec_n[2] = nb
+    if record:
+        rec_n[ri, 2] = nb
     for s in range(n_players):
         pay[s] += bonus[s, 0] + bonus[s, 1] + bonus[s, 2]
     return closer

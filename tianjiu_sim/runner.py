@@ -7,9 +7,7 @@ swapped in there without touching the kernels.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Sequence
 
 import numba
@@ -27,45 +25,6 @@ from .strategies import OBS_LEN, POLICIES, R_NCLASSES, R_PLAYERS
 
 
 
-def _drop_stale_kernel_caches() -> None:
-    """Delete cached engine/runner kernels when a module they inline has changed.
-
-    Numba's cache checks only the source file of the cached function itself, but `play_deal`
-    inlines the strategies and `_run` inlines `play_deal`: an edited strategies.py would
-    otherwise keep running the old compiled code.
-    """
-    here = Path(__file__).resolve().parent
-    deps = ("engine.py", "strategies.py", "runner.py", "dealing.py", "shuffles.py", "settlement.py",
-            "rng.py", "bits.py")
-    digest = hashlib.sha1()
-    for name in deps:
-        try:
-            digest.update((here / name).read_bytes())
-        except OSError:
-            pass
-    cache = here / "__pycache__"
-    stamp = cache / "engine-kernels.deps"
-    try:
-        if stamp.read_text() == digest.hexdigest():
-            return
-    except OSError:
-        pass
-    for pattern in ("engine.*.nbi", "engine.*.nbc", "strategies.*.nbi", "strategies.*.nbc",
-                    "runner.*.nbi", "runner.*.nbc"):
-        for f in cache.glob(pattern):
-            try:
-                f.unlink()
-            except OSError:
-                pass
-    try:
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:
-        pass
-
-
-_drop_stale_kernel_caches()
-
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
     """The int64 deal plan of `dealing.make_plan` (default: perfect shuffle, round dealing)."""
@@ -82,9 +41,16 @@ def deal_hands(st, plan, banker, order, hands32):
 
 @njit(cache=True, parallel=True)
 def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params, tabs,
-         out_pay, out_dong, out_closer, out_bonus, out_folded, counts):
+         out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
+         out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
+    """Play deals start … start+n-1 into rows 0 … n-1 of the outputs, chunks in parallel.
+
+    Record arrays with slabs (one per deal) turn on trace recording; `out_hands` with rows
+    receives the hands as dealt. Both runners use this one kernel, so it compiles once.
+    """
     players = params[R_PLAYERS]
     per = (n + n_chunks - 1) // n_chunks
+    record = rec_plays.shape[0] > 0
     for c in prange(n_chunks):
         # Scratch once per chunk: allocation per deal would cost as much as the deal.
         st_deal = np.zeros(4, dtype=np.uint64)
@@ -101,10 +67,6 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
         folded = np.zeros(players, dtype=np.int64)
         pay = np.zeros(players, dtype=np.int64)
         bonus = np.zeros((players, 3), dtype=np.int64)
-        rec_plays = np.zeros((0, 4), dtype=np.int64)
-        rec_tricks = np.zeros((0, 3), dtype=np.int64)
-        rec_bonus = np.zeros((0, 4), dtype=np.int64)
-        rec_n = np.zeros(3, dtype=np.int64)
         cnt = counts[c]
         lo = c * per
         hi = min(n, lo + per)
@@ -123,57 +85,24 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
             seed_stream(st_dice, seed, STREAM_DICE, d)
             closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
                                obs, buf, kv, hands, dong, folded, pay, bonus,
-                               rec_plays, rec_tricks, rec_bonus, rec_n, cnt)
+                               rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
             out_closer[i] = closer
+            if record:
+                for s in range(players):
+                    out_hands[i, s] = hands0[s]
             for s in range(players):
                 out_pay[i, s] = pay[s]
                 out_dong[i, s] = dong[s]
-                out_folded[i, s] = folded[s]
+                out_folded[i, s] = folded[s] != 0
                 for t in range(3):
                     out_bonus[i, s, t] = bonus[s, t]
 
 
-@njit(cache=True)
-def _run_traces(seed, start, n, plan, given, banker, streak, policies, params, tabs,
-                out_hands, out_pay, out_dong, out_closer, out_folded,
-                rec_plays, rec_tricks, rec_bonus, rec_n):
-    players = params[R_PLAYERS]
-    st_deal = np.zeros(4, dtype=np.uint64)
-    st_play = np.zeros(4, dtype=np.uint64)
-    st_dice = np.zeros(4, dtype=np.uint64)
-    order = np.zeros(32, dtype=np.int64)
-    hands32 = np.zeros(players, dtype=np.uint32)
-    hands0 = np.zeros(players, dtype=np.int64)
-    obs = np.zeros(OBS_LEN, dtype=np.int64)
-    buf = np.zeros(128, dtype=np.int64)
-    kv = np.zeros(32, dtype=np.float64)
-    hands = np.zeros(players, dtype=np.int64)
-    dong = np.zeros(players, dtype=np.int64)
-    folded = np.zeros(players, dtype=np.int64)
-    pay = np.zeros(players, dtype=np.int64)
-    bonus = np.zeros((players, 3), dtype=np.int64)
-    counts = np.zeros((0, 0), dtype=np.int64)
-    for i in range(n):
-        d = start + i
-        if given.shape[0] > 0:
-            g = i % given.shape[0]
-            for s in range(players):
-                hands0[s] = given[g, s]
-        else:
-            seed_stream(st_deal, seed, STREAM_DEAL, d)
-            deal_hands(st_deal, plan, banker, order, hands32)
-            for s in range(players):
-                hands0[s] = np.int64(hands32[s])
-        seed_stream(st_play, seed, STREAM_PLAY, d)
-        seed_stream(st_dice, seed, STREAM_DICE, d)
-        out_closer[i] = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
-                                  obs, buf, kv, hands, dong, folded, pay, bonus,
-                                  rec_plays[i], rec_tricks[i], rec_bonus[i], rec_n[i], counts)
-        for s in range(players):
-            out_hands[i, s] = hands0[s]
-            out_pay[i, s] = pay[s]
-            out_dong[i, s] = dong[s]
-            out_folded[i, s] = folded[s]
+_NO_HANDS = np.zeros((0, 0), dtype=np.int64)
+_NO_PLAYS = np.zeros((0, 0, 4), dtype=np.int64)
+_NO_TRICKS = np.zeros((0, 0, 3), dtype=np.int64)
+_NO_BONUS = np.zeros((0, 0, 4), dtype=np.int64)
+_NO_N = np.zeros((0, 3), dtype=np.int64)
 
 
 @dataclass
@@ -236,7 +165,7 @@ def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, st
     counts = np.zeros((n_chunks, 3, n_cls), dtype=np.int64)
     if deals > 0:
         _run(np.uint64(seed), start, deals, n_chunks, plan, given, banker, streak, pol, params, tabs,
-             pay, dong, closer, bonus, folded, counts)
+             pay, dong, closer, bonus, folded, counts, _NO_HANDS, _NO_PLAYS, _NO_TRICKS, _NO_BONUS, _NO_N)
     return DealResults(pay, dong, closer, bonus, folded, counts.sum(axis=0), start)
 
 
@@ -253,18 +182,20 @@ def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: i
     given = _given(hands, players)
     n = deals
     out_hands = np.zeros((n, players), dtype=np.int64)
-    out_pay = np.zeros((n, players), dtype=np.int64)
-    out_dong = np.zeros((n, players), dtype=np.int64)
-    out_closer = np.zeros(n, dtype=np.int64)
-    out_folded = np.zeros((n, players), dtype=np.int64)
+    out_pay = np.zeros((n, players), dtype=np.int32)
+    out_dong = np.zeros((n, players), dtype=np.int8)
+    out_closer = np.zeros(n, dtype=np.int8)
+    out_bonus = np.zeros((n, players, 3), dtype=np.int32)
+    out_folded = np.zeros((n, players), dtype=np.bool_)
+    counts = np.zeros((1, 0, 0), dtype=np.int64)
     rec_plays = np.zeros((n, MAX_PLAYS, 4), dtype=np.int64)
     rec_tricks = np.zeros((n, MAX_TRICKS, 3), dtype=np.int64)
     rec_bonus = np.zeros((n, MAX_BONUS, 4), dtype=np.int64)
     rec_n = np.zeros((n, 3), dtype=np.int64)
     if n > 0:
-        _run_traces(np.uint64(seed), start, n, deal_plan(rules, method, shuffle), given, banker, streak, pol, params, tabs,
-                    out_hands, out_pay, out_dong, out_closer, out_folded,
-                    rec_plays, rec_tricks, rec_bonus, rec_n)
+        _run(np.uint64(seed), start, n, 1, deal_plan(rules, method, shuffle), given, banker, streak,
+             pol, params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
+             out_hands, rec_plays, rec_tricks, rec_bonus, rec_n)
     given_labels = hands is not None
     return [to_trace(rules, seed, start + i, banker, streak, out_hands[i], out_folded[i], rec_plays[i],
                      rec_tricks[i], rec_bonus[i], rec_n[i], out_dong[i], int(out_closer[i]), out_pay[i],
