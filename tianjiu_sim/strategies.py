@@ -80,6 +80,9 @@ R_LAO = 23          # mask of 老 / 二名老 tiles (fold eligibility)
 R_SUIT_GONG = 24    # folk suit masks for the residual dice
 R_SUIT_ZA = 25
 R_SUIT_YAO = 26
+R_H_CASH = 28       # heuristic tuning: 1 = among sure winners cash the cheapest first (else strongest)
+R_H_LOSER = 29      # heuristic tuning: 1 = with no likely winner, lead the weakest free single
+R_H_LEADMIN = 30    # heuristic tuning: score (×100) a lead needs to count as likely to win
 N_PARAMS = 32
 
 # ---------------------------------------------------------------------------
@@ -463,7 +466,10 @@ def heuristic_lead(obs, tabs, params, st, buf):
             score -= 0.8
         # Among sure winners cash the cheapest one first; keep the strongest to close.
         if win > 0.999:
-            score += 1.0 - pt[p, P_RANK] / 64.0
+            if params[R_H_CASH] != 0:
+                score += 1.0 - pt[p, P_RANK] / 64.0
+            else:
+                score += pt[p, P_RANK] / 64.0
         if score > best_score:
             best_score = score
             best = p
@@ -472,7 +478,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
             if v < loser_score:
                 loser_score = v
                 loser = p
-    if best_score >= 0.9 or loser < 0:
+    if best_score >= params[R_H_LEADMIN] / 100.0 or loser < 0 or params[R_H_LOSER] == 0:
         return best
     return loser
 
