@@ -70,12 +70,6 @@ def check_dealing(rules, method: str, shuffle: str) -> None:
     deal_plan(rules, method, shuffle)
 
 
-def tile_label(bit: int) -> str:
-    """'6-6 天 teen'."""
-    k = KINDS[TILE_KIND[bit]]
-    return f"{k.pips} {k.chinese} {k.english}"
-
-
 def tiles_label(tiles: list[str]) -> str:
     """Tiles in pips with Chinese and English names: '6-6 6-6 (天天, teen teen)'."""
     kinds = [KINDS[TILE_KIND[_first_bit(t)]] for t in tiles]
