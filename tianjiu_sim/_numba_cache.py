@@ -11,7 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path
+
+# Caches of other sources are dropped only when this old: a process of an older version may
+# still be running (tests, a long simulation) and must not lose its cache under it.
+STALE_SECONDS = 6 * 3600
 
 
 def source_hash() -> str:
@@ -35,7 +40,12 @@ def configure() -> None:
             target.mkdir(parents=True, exist_ok=True)
         except OSError:
             return  # numba falls back to its own default
+        now = time.time()
         for old in base.glob("numba-*"):
-            if old != target:
+            try:
+                stale = now - old.stat().st_mtime > STALE_SECONDS
+            except OSError:
+                continue
+            if old != target and stale:
                 shutil.rmtree(old, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = str(target)

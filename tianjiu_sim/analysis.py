@@ -75,10 +75,10 @@ def _play_kernel(seed, idx, hands_in, bankers, streaks, policies, params, tabs,
         folded = np.zeros(players, dtype=np.int64)
         pay = np.zeros(players, dtype=np.int64)
         bonus = np.zeros((players, 3), dtype=np.int64)
-        rec_plays = np.zeros((0, 4), dtype=np.int64)
-        rec_tricks = np.zeros((0, 3), dtype=np.int64)
-        rec_bonus = np.zeros((0, 4), dtype=np.int64)
-        rec_n = np.zeros(3, dtype=np.int64)
+        rec_plays = np.zeros((0, 0, 4), dtype=np.int64)
+        rec_tricks = np.zeros((0, 0, 3), dtype=np.int64)
+        rec_bonus = np.zeros((0, 0, 4), dtype=np.int64)
+        rec_n = np.zeros((0, 3), dtype=np.int64)
         counts = np.zeros((0, 0), dtype=np.int64)
         for i in range(c * per, min(n, (c + 1) * per)):
             for s in range(players):
@@ -87,7 +87,7 @@ def _play_kernel(seed, idx, hands_in, bankers, streaks, policies, params, tabs,
             seed_stream(st_dice, seed, STREAM_DICE, idx[i])
             out_closer[i] = play_deal(hands0, bankers[i], streaks[i], policies[i], params, tabs,
                                       st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
-                                      rec_plays, rec_tricks, rec_bonus, rec_n, counts)
+                                      rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
             for s in range(players):
                 out_pay[i, s] = pay[s]
                 out_dong[i, s] = dong[s]

@@ -387,10 +387,10 @@ def _previous_orders(seed, first, players, tiles, round_size, policies, params, 
         folded = np.zeros(players, dtype=np.int64)
         pay = np.zeros(players, dtype=np.int64)
         bonus = np.zeros((players, 3), dtype=np.int64)
-        rec_plays = np.zeros((MAX_PLAYS, 4), dtype=np.int64)
-        rec_tricks = np.zeros((MAX_TRICKS, 3), dtype=np.int64)
-        rec_bonus = np.zeros((MAX_BONUS, 4), dtype=np.int64)
-        rec_n = np.zeros(3, dtype=np.int64)
+        rec_plays = np.zeros((1, MAX_PLAYS, 4), dtype=np.int64)
+        rec_tricks = np.zeros((1, MAX_TRICKS, 3), dtype=np.int64)
+        rec_bonus = np.zeros((1, MAX_BONUS, 4), dtype=np.int64)
+        rec_n = np.zeros((1, 3), dtype=np.int64)
         counts = np.zeros((0, 0), dtype=np.int64)
         for i in range(c * per, min(n, (c + 1) * per)):
             d = first + i
@@ -401,8 +401,8 @@ def _previous_orders(seed, first, players, tiles, round_size, policies, params, 
             seed_stream(st_play, seed, STREAM_PREVIOUS_PLAY, d)
             seed_stream(st_dice, seed, STREAM_PREVIOUS_DICE, d)
             play_deal(hands0, 0, 1, policies, params, tabs, st_play, st_dice, obs, buf, kv, hands, dong,
-                      folded, pay, bonus, rec_plays, rec_tricks, rec_bonus, rec_n, counts)
-            gather_played(rec_plays, rec_n[0], order)
+                      folded, pay, bonus, rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
+            gather_played(rec_plays[0], rec_n[0, 0], order)
             for j in range(32):
                 out[i, j] = order[j]
 

@@ -72,11 +72,11 @@ def _sessions(seed, n_sessions, length, plan, from_played, policies, params, tab
         folded = np.zeros(players, dtype=np.int64)
         pay = np.zeros(players, dtype=np.int64)
         bonus = np.zeros((players, 3), dtype=np.int64)
-        rows = MAX_PLAYS if from_played else 0
-        rec_plays = np.zeros((rows, 4), dtype=np.int64)
-        rec_tricks = np.zeros((MAX_TRICKS if from_played else 0, 3), dtype=np.int64)
-        rec_bonus = np.zeros((MAX_BONUS if from_played else 0, 4), dtype=np.int64)
-        rec_n = np.zeros(3, dtype=np.int64)
+        slabs = 1 if from_played else 0  # record the play only when the next deal gathers it
+        rec_plays = np.zeros((slabs, MAX_PLAYS, 4), dtype=np.int64)
+        rec_tricks = np.zeros((slabs, MAX_TRICKS, 3), dtype=np.int64)
+        rec_bonus = np.zeros((slabs, MAX_BONUS, 4), dtype=np.int64)
+        rec_n = np.zeros((slabs, 3), dtype=np.int64)
         counts = np.zeros((0, 0), dtype=np.int64)
         banker = 0
         streak = 1
@@ -90,7 +90,7 @@ def _sessions(seed, n_sessions, length, plan, from_played, policies, params, tab
             seed_stream(st_dice, seed, STREAM_DICE, d)
             closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
                                obs, buf, kv, hands, dong, folded, pay, bonus,
-                               rec_plays, rec_tricks, rec_bonus, rec_n, counts)
+                               rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
             out_banker[k, g] = banker
             out_streak[k, g] = streak
             out_closer[k, g] = closer
@@ -99,7 +99,7 @@ def _sessions(seed, n_sessions, length, plan, from_played, policies, params, tab
                 for t in range(3):
                     out_bonus[k, g, s, t] = bonus[s, t]
             if from_played:
-                gather_played(rec_plays, rec_n[0], order)
+                gather_played(rec_plays[0], rec_n[0, 0], order)
             if closer >= 0:
                 if closer == banker:
                     streak += 1

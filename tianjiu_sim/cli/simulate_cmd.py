@@ -78,10 +78,18 @@ class Tally:
 @click.option("--trace", "trace_path", default=None, type=click.Path(dir_okay=False, writable=True),
               help="Also write the game traces of the first deals to this JSON-lines file.")
 @click.option("--trace-limit", default=100, show_default=True, type=int, help="How many deals --trace writes.")
+@click.option("--session", "session_length", default=None, type=int, metavar="G",
+              help="Play sessions of G deals in a row with the real banker succession (飛庄: the closer becomes "
+                   "banker, a banker who closes adds to the streak); --deals is split into deals ÷ G sessions.")
+@click.option("--from", "from_", type=click.Choice(["box", "played"]), default="box", show_default=True,
+              help="With --session and an imperfect --shuffle: each deal starts from the box order, or from the "
+                   "previous deal's tiles gathered in the order played.")
+@click.option("--out-dir", default=None, type=click.Path(file_okay=False),
+              help="With --session: also write a results folder (tidy CSVs, manifest.json) for `tjsim report`.")
 @dealing_options
 @format_options
 def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals, threads, trace_path, trace_limit,
-             method, shuffle, fmt, out):
+             session_length, from_, out_dir, method, shuffle, fmt, out):
     """Play many deals and report, per seat: mean payment (95% CI), closer rate, mean 戙,
     空戙 (no 戙) rate, 入 rate (more 戙 than the baseline), fold rate and each bonus's frequency and mean.
 
@@ -90,6 +98,7 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
       tjsim simulate --rules hk --policies heuristic,greedy,greedy,greedy --deals 200000 --seed 1
       tjsim simulate --rules folk --players 3 --policy greedy --format csv --out folk3.csv
       tjsim simulate --policy random --deals 1000 --trace first.jsonl --trace-limit 10
+      tjsim simulate --rules hk --policy heuristic --session 16 --deals 160000 --seed 1
     """
     from tqdm import tqdm
 
@@ -108,6 +117,13 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
         raise TjsimError(f"--threads must be at least 1, got {threads}")
     if trace_limit < 0:
         raise TjsimError(f"--trace-limit must be 0 or more, got {trace_limit}")
+
+    if session_length is not None:
+        _simulate_sessions(rules, names, seed, deals, session_length, threads, method, shuffle, from_, out_dir,
+                           fmt, out)
+        return
+    if from_ != "box" or out_dir:
+        raise TjsimError("--from and --out-dir go with --session G (deals in a row)")
 
     tally = Tally(rules.players)
     show = deals >= 2 * CHUNK
@@ -140,3 +156,18 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
             text += "\n" + render_table(bonus_rows, title="Bonuses (rate: share of deals the seat received it; "
                                                           "mean: net per deal)")
         emit(text, out)
+
+
+def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, fmt, out):
+    """`simulate --session G`: deals ÷ G sessions of G deals each, banker succession of 飛庄."""
+    from ..session import format_session, run_session, write_session_results
+
+    if length < 1:
+        raise TjsimError(f"--session must be at least 1 deal, got {length}")
+    if deals < length:
+        raise TjsimError(f"--deals ({deals}) must be at least one session of --session {length} deals")
+    res = run_session(rules, names, seed, sessions=deals // length, length=length, method=method,
+                      shuffle=shuffle, from_=from_, threads=threads)
+    if out_dir:
+        write_session_results(out_dir, res, rules, seed, method, shuffle, from_)
+    emit(format_session(res, rules.name, seed, fmt), out)
