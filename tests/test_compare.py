@@ -1,7 +1,6 @@
 """`tjsim compare`: duplicate ranking of the strategies, variance ratio, reproducibility, outputs, errors."""
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +8,7 @@ import pytest
 from conftest import assert_user_error, run_cli
 from tianjiu_sim.analysis import (compare_json, compare_summary, compare_tables, dealt_hands,
                                   play_hands, run_compare)
-from tianjiu_sim.duplicate import per_deal_means, rotation_table
+from tianjiu_sim.duplicate import rotation_table
 from tianjiu_sim.errors import TjsimError
 from tianjiu_sim.rules import preset
 from tianjiu_sim.runner import run_deals

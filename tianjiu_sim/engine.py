@@ -15,7 +15,6 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .bits import popcount32
 from .catalogue import Catalogue, catalogue
 from .rng import randbelow
 from .rules import RuleSet
@@ -24,11 +23,11 @@ from .strategies import (
     MAX_SEATS, N_PARAMS, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
     O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LEAD_SIZE, O_LED, O_LEADER, O_PLAYERS, O_SEAT, O_SEEN,
     O_SHOWN, O_STREAK, O_TILES, O_TO_ACT, O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY,
-    O_WIN_SEAT, OBS_LEN, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_COLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
+    O_WIN_SEAT, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_COLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
     R_BASELINE, R_CLOSE_REWARD, R_DEAL_ROUND, R_DICE_GONG, R_DICE_ZA, R_EARLY_DEATH, R_FOLD,
     R_FOLD_COST, R_LAO, R_MIN_DONG, R_NCLASSES, R_NPLAYS, R_PLAYERS, R_QUARTET_BONUS,
     R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
-    R_H_CASH, R_H_LEADMIN, R_H_LOSER, R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_SINGLE, T_STR,
+    R_H_CASH, R_H_LEADMIN, R_H_LOSER, R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_STR,
     N_PLAYS, N_ROWS, ROW_BF, ROW_BFM, ROW_BL, ROW_BLM, ROW_BY_MASK, ROW_HB, ROW_LEAD_ORDER, ROW_PT,
     ROW_TT, ROW_WEAK, ROW_WEAK_POS, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
@@ -319,7 +318,6 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
             counts[C_LED, pt[lead, P_CLS]] += 1
         win_play = lead
         win_seat = leader
-        win_is_lead = True
         n_beats = 0
         to_act = active - 1
         for k in range(1, n_players):
@@ -342,7 +340,6 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
                     counts[C_BEATEN, pt[win_play, P_CLS]] += 1
                 win_play = p
                 win_seat = s
-                win_is_lead = False
                 n_beats += 1
                 obs[O_WIN_PLAY] = p
                 obs[O_WIN_SEAT] = s

@@ -44,7 +44,7 @@ from numba.extending import intrinsic
 from .dealing import deal_perfect
 from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, play_deal
 from .errors import TjsimError
-from .rng import STREAM_DEAL, next_u64, seed_stream
+from .rng import STREAM_DEAL, seed_stream
 from .session import gather_played
 from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
 from .strategies import OBS_LEN
@@ -198,7 +198,6 @@ def _i(b):
 def _hand_words(h, groups):
     """Hand `h`'s boolean events as 16-bit fields (column c at word c // 4, bits 16 (c % 4)), plus
     its 老, 二名老 and pair counts and its deal flags (1: holds 至尊, 2: holds a quartet)."""
-    one = np.uint64(1)
     sup = (h & M_SUPREME) == M_SUPREME
     # Bitwise | rather than `or`: no data-dependent branches in the hot loop.
     quartet = (_i((h & M_Q_HEAVEN) == M_Q_HEAVEN) | _i((h & M_Q_EARTH) == M_Q_EARTH)

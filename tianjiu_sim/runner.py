@@ -24,8 +24,6 @@ from .rules import RuleSet
 from .strategies import OBS_LEN, POLICIES, R_NCLASSES, R_PLAYERS
 
 
-
-
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
     """The int64 deal plan of `dealing.make_plan` (default: perfect shuffle, round dealing)."""
     # Each deal starts from the box order: a deal may not depend on the previous one, or

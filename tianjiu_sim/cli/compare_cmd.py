@@ -63,7 +63,7 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
       tjsim compare --policies heuristic,greedy --rules folk --until-stderr 0.02
       tjsim compare --policies heuristic,greedy,random --format csv --out compare.csv
     """
-    from ..analysis import compare_json, compare_summary, compare_tables, run_compare  # noqa: PLC0415
+    from ..analysis import compare_summary, compare_tables, run_compare  # noqa: PLC0415
     from ..dealing import make_plan  # noqa: PLC0415
     from ..runner import policy_ids  # noqa: PLC0415
 
@@ -113,7 +113,7 @@ def public_summary(summary):
 def emit_compare(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the comparison as a table, CSV (or Parquet by --out suffix) or JSON."""
     from ..analysis import compare_json  # noqa: PLC0415
-    from ..tidy import csv_text, display_frame, render, write_frame  # noqa: PLC0415
+    from ..tidy import csv_text, display_frame, write_frame  # noqa: PLC0415
 
     summary = public_summary(summary)
     if out is not None and out.lower().endswith(".parquet"):
