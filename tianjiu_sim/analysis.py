@@ -21,11 +21,11 @@ from numba import njit, prange
 
 from .dealing import ROUNDS, deal_for_banker, make_plan
 from .duplicate import rotation_table
-from .engine import pack_params, play_deal, tables
+from .engine import pack_params, deal_scratch, play_deal, tables
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
 from .runner import policy_ids
-from .strategies import OBS_LEN, R_PLAYERS
+from .strategies import R_PLAYERS
 from .tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
 
 # Stream number of the counterfactual exchanges (value.py): apart from the game's own streams.
@@ -67,14 +67,7 @@ def _play_kernel(seed, idx, hands_in, bankers, streaks, policies, params, tabs,
         st_play = np.zeros(4, dtype=np.uint64)
         st_dice = np.zeros(4, dtype=np.uint64)
         hands0 = np.zeros(players, dtype=np.int64)
-        obs = np.zeros(OBS_LEN, dtype=np.int64)
-        buf = np.zeros(128, dtype=np.int64)
-        kv = np.zeros(32, dtype=np.float64)
-        hands = np.zeros(players, dtype=np.int64)
-        dong = np.zeros(players, dtype=np.int64)
-        folded = np.zeros(players, dtype=np.int64)
-        pay = np.zeros(players, dtype=np.int64)
-        bonus = np.zeros((players, 3), dtype=np.int64)
+        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
         rec_plays = np.zeros((0, 0, 4), dtype=np.int64)
         rec_tricks = np.zeros((0, 0, 3), dtype=np.int64)
         rec_bonus = np.zeros((0, 0, 4), dtype=np.int64)

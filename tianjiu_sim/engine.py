@@ -20,7 +20,7 @@ from .rng import randbelow
 from .rules import RuleSet
 from .settlement import settle_kernel
 from .strategies import (
-    MAX_SEATS, N_PARAMS, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
+    MAX_SEATS, N_PARAMS, OBS_LEN, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
     O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LEAD_SIZE, O_LED, O_LEADER, O_PLAYERS, O_SEAT, O_SEEN,
     O_SHOWN, O_STREAK, O_TILES, O_TO_ACT, O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY,
     O_WIN_SEAT, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_COLS, P_LEADPOS, P_MASK, P_NBEAT, P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT,
@@ -207,6 +207,15 @@ def _residual_suit(hand, params, st_dice):
         if hand & s:
             return s
     return suit
+
+
+@njit(cache=True, inline="always")
+def deal_scratch(players):
+    """Scratch arrays of `play_deal`, made once per chunk: obs, buf, kv, hands, dong, folded, pay, bonus."""
+    return (np.zeros(OBS_LEN, dtype=np.int64), np.zeros(128, dtype=np.int64), np.zeros(32, dtype=np.float64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros((players, 3), dtype=np.int64))
 
 
 @njit(cache=True, inline="always")

@@ -42,12 +42,11 @@ from numba import njit, prange, types
 from numba.extending import intrinsic
 
 from .dealing import deal_perfect
-from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, play_deal
+from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, deal_scratch, play_deal
 from .errors import TjsimError
 from .rng import STREAM_DEAL, seed_stream
 from .session import gather_played
 from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
-from .strategies import OBS_LEN
 from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
 
@@ -378,14 +377,7 @@ def _previous_orders(seed, first, players, tiles, round_size, policies, params, 
         order = np.zeros(32, dtype=np.int64)
         hands32 = np.zeros(players, dtype=np.uint32)
         hands0 = np.zeros(players, dtype=np.int64)
-        obs = np.zeros(OBS_LEN, dtype=np.int64)
-        buf = np.zeros(128, dtype=np.int64)
-        kv = np.zeros(32, dtype=np.float64)
-        hands = np.zeros(players, dtype=np.int64)
-        dong = np.zeros(players, dtype=np.int64)
-        folded = np.zeros(players, dtype=np.int64)
-        pay = np.zeros(players, dtype=np.int64)
-        bonus = np.zeros((players, 3), dtype=np.int64)
+        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
         rec_plays = np.zeros((1, MAX_PLAYS, 4), dtype=np.int64)
         rec_tricks = np.zeros((1, MAX_TRICKS, 3), dtype=np.int64)
         rec_bonus = np.zeros((1, MAX_BONUS, 4), dtype=np.int64)

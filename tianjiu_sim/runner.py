@@ -16,12 +16,12 @@ from numba import njit, prange
 
 from .dealing import ROUNDS, deal_for_banker, make_plan
 from .engine import (
-    MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, play_deal, tables,
+    MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables,
 )
 from .errors import TjsimError
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
-from .strategies import OBS_LEN, POLICIES, R_NCLASSES, R_PLAYERS
+from .strategies import POLICIES, R_NCLASSES, R_PLAYERS
 
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
@@ -57,14 +57,7 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
         order = np.zeros(32, dtype=np.int64)
         hands32 = np.zeros(players, dtype=np.uint32)
         hands0 = np.zeros(players, dtype=np.int64)
-        obs = np.zeros(OBS_LEN, dtype=np.int64)
-        buf = np.zeros(128, dtype=np.int64)
-        kv = np.zeros(32, dtype=np.float64)
-        hands = np.zeros(players, dtype=np.int64)
-        dong = np.zeros(players, dtype=np.int64)
-        folded = np.zeros(players, dtype=np.int64)
-        pay = np.zeros(players, dtype=np.int64)
-        bonus = np.zeros((players, 3), dtype=np.int64)
+        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
         cnt = counts[c]
         lo = c * per
         hi = min(n, lo + per)

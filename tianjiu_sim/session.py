@@ -27,12 +27,12 @@ from numba import njit, prange
 
 from .analysis import set_threads
 from .dealing import ROUNDS, deal_for_banker, make_plan
-from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, play_deal, tables
+from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
 from .runner import policy_ids
 from .stats import Z95
-from .strategies import OBS_LEN, R_PLAYERS
+from .strategies import R_PLAYERS
 
 
 @njit(cache=True)
@@ -64,14 +64,7 @@ def _sessions(seed, n_sessions, length, plan, from_played, policies, params, tab
         order = np.arange(32).astype(np.int64)
         hands32 = np.zeros(players, dtype=np.uint32)
         hands0 = np.zeros(players, dtype=np.int64)
-        obs = np.zeros(OBS_LEN, dtype=np.int64)
-        buf = np.zeros(128, dtype=np.int64)
-        kv = np.zeros(32, dtype=np.float64)
-        hands = np.zeros(players, dtype=np.int64)
-        dong = np.zeros(players, dtype=np.int64)
-        folded = np.zeros(players, dtype=np.int64)
-        pay = np.zeros(players, dtype=np.int64)
-        bonus = np.zeros((players, 3), dtype=np.int64)
+        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
         slabs = 1 if from_played else 0  # record the play only when the next deal gathers it
         rec_plays = np.zeros((slabs, MAX_PLAYS, 4), dtype=np.int64)
         rec_tricks = np.zeros((slabs, MAX_TRICKS, 3), dtype=np.int64)
