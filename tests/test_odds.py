@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tianjiu_sim import preset
-from tianjiu_sim.odds import (BLOCK, C_SUPREME, G_ALL, G_CORE, all_events, chi2_sf, exact_deal_any,
+from tianjiu_sim.odds import (BLOCK, C_SUPREME, all_events, chi2_sf, exact_deal_any,
                               exact_hand_counts, exact_probabilities, hand_events, homogeneity,
                               per_deal_variance, run_cell, run_odds, select_events, DEAL_EVENT_SETS)
 from tianjiu_sim.shuffles import Shuffle
@@ -20,7 +20,7 @@ PERFECT = Shuffle("perfect")
 
 
 def test_supreme_exact():
-    counts = exact_hand_counts(8, G_CORE)
+    counts = exact_hand_counts(8)
     assert Fraction(int(counts[C_SUPREME]), math.comb(32, 8)) == Fraction(56, 992)
     assert exact_deal_any(DEAL_EVENT_SETS["supreme_any"], 4, 8) == Fraction(7, 31)
     ex = exact_probabilities(4, 8, all_events(8))
@@ -66,7 +66,7 @@ def test_monte_carlo_agrees_with_exact(rules, players, method):
     events = all_events(r.tiles_per_player)
     ex = exact_probabilities(r.players, r.tiles_per_player, events)
     for seed in (1, 2, 3):
-        cell = run_cell(r, method, PERFECT, "box", 60 * BLOCK, seed, G_ALL)
+        cell = run_cell(r, method, PERFECT, "box", 60 * BLOCK, seed)
         for e in events:
             units = r.players if e.unit == "hand" else 1
             p_hat = int(cell.counts[e.col]) / (cell.deals * units)
@@ -78,7 +78,7 @@ def test_monte_carlo_agrees_with_exact(rules, players, method):
 def test_imperfect_shuffle_well_mixed_agrees_with_exact():
     r = preset("hk")
     ex = exact_probabilities(4, 8, select_events("core", 8))
-    cell = run_cell(r, "left", Shuffle("wash", 400), "box", 20 * BLOCK, 5, G_CORE)
+    cell = run_cell(r, "left", Shuffle("wash", 400), "box", 20 * BLOCK, 5)
     for e in select_events("core", 8):
         units = 4 if e.unit == "hand" else 1
         p_hat = int(cell.counts[e.col]) / (cell.deals * units)
@@ -91,11 +91,11 @@ def test_results_do_not_depend_on_threads():
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = run_cell(r, "heart", PERFECT, "box", deals, 9, G_ALL).counts.copy()
-        b1 = run_cell(r, "wings", Shuffle("riffle", 3), "box", 3000, 9, G_ALL).counts.copy()
+        a = run_cell(r, "heart", PERFECT, "box", deals, 9).counts.copy()
+        b1 = run_cell(r, "wings", Shuffle("riffle", 3), "box", 3000, 9).counts.copy()
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        b = run_cell(r, "heart", PERFECT, "box", deals, 9, G_ALL).counts.copy()
-        b2 = run_cell(r, "wings", Shuffle("riffle", 3), "box", 3000, 9, G_ALL).counts.copy()
+        b = run_cell(r, "heart", PERFECT, "box", deals, 9).counts.copy()
+        b2 = run_cell(r, "wings", Shuffle("riffle", 3), "box", 3000, 9).counts.copy()
     finally:
         numba.set_num_threads(before)
     assert (a == b).all() and (b1 == b2).all()
@@ -153,3 +153,44 @@ def test_select_events():
     assert len(select_events("all", 10)) == len(all_events(10))
     with pytest.raises(TjsimError, match="allowed: all, core"):
         select_events("supreme,bogus", 8)
+
+
+def _events_by_tiles(hand: list[str]) -> set[str]:
+    """Every hand event of a hand (tile names), written from INTERFACES.md / the event texts."""
+    from collections import Counter
+
+    n = Counter(hand)
+    has = lambda *tiles: all(n[t] >= Counter(tiles)[t] for t in tiles)  # noqa: E731
+    civil = ["6-6", "1-1", "4-4", "3-1", "5-5", "3-3", "2-2", "6-5", "6-4", "6-1", "5-1"]
+    military = [("6-3", "5-4"), ("6-2", "5-3"), ("5-2", "4-3"), ("3-2", "4-1")]
+    quartets = {"heaven": ("6-6", "6-6", "6-3", "5-4"), "earth": ("1-1", "1-1", "6-2", "5-3"),
+                "man": ("4-4", "4-4", "5-2", "4-3"), "harmony": ("3-1", "3-1", "3-2", "4-1")}
+    lao = ["6-6", "6-3", "5-4", "6-5"]
+    erming = ["1-1", "6-2", "5-3", "6-4"]
+    suits = {"gong": ["6-6", "1-1", "4-4", "3-1", "5-5", "3-3", "2-2"], "yao": ["6-5", "6-4", "6-1", "5-1"]}
+    suits["za"] = [t for t in n if t not in suits["gong"] + suits["yao"]]
+    pairs = sum(n[t] == 2 for t in civil) + sum(has(*m) for m in military)
+    out = {f"lao_{sum(n[t] for t in lao)}", f"erming_{sum(n[t] for t in erming)}", f"pairs_{pairs}"}
+    flags = {
+        "supreme": has("4-2", "2-1"), "heaven_pair": n["6-6"] == 2,
+        "civil_pair": any(n[t] == 2 for t in civil), "military_pair": any(has(*m) for m in military),
+        "quartet": any(has(*q) for q in quartets.values()),
+        "no_lao": not any(n[t] for t in lao + erming),
+        "void_suit": any(not any(n[t] for t in s) for s in suits.values()),
+        "civil_supreme": n["5-1"] == 2,
+        **{f"void_{s}": not any(n[t] for t in tiles) for s, tiles in suits.items()},
+        **{f"quartet_{q}": has(*tiles) for q, tiles in quartets.items()},
+    }
+    flags["bonus_chance"] = flags["supreme"] or flags["quartet"]
+    return out | {k for k, v in flags.items() if v}
+
+
+def test_byte_table_events_match_a_tile_by_tile_definition():
+    """The kernels' byte-table evaluation against the events written out per tile, on random hands."""
+    from tianjiu_sim.tiles import tile_list
+
+    rng = np.random.default_rng(5)
+    for size in (8, 10, 8, 10, 1, 15):
+        for _ in range(400):
+            mask = int(sum(1 << int(b) for b in rng.choice(32, size, replace=False)))
+            assert hand_events(mask) == _events_by_tiles(tile_list(mask)), tile_list(mask)

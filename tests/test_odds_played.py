@@ -11,8 +11,6 @@ from conftest import run_cli
 from tianjiu_sim import preset
 from tianjiu_sim.odds import (
     BLOCK,
-    G_ALL,
-    G_CORE,
     exact_probabilities,
     previous_orders,
     run_cell,
@@ -62,15 +60,15 @@ def test_played_is_deterministic_and_thread_independent():
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = run_cell(r, "wings", NONE, "played", deals, 9, G_ALL).counts.copy()
+        a = run_cell(r, "wings", NONE, "played", deals, 9).counts.copy()
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        b = run_cell(r, "wings", NONE, "played", deals, 9, G_ALL).counts.copy()
+        b = run_cell(r, "wings", NONE, "played", deals, 9).counts.copy()
     finally:
         numba.set_num_threads(before)
     assert (a == b).all()
-    assert (run_cell(r, "wings", NONE, "played", deals, 9, G_ALL).counts == a).all()
-    assert not (run_cell(r, "wings", NONE, "played", deals, 10, G_ALL).counts == a).all()
-    assert not (run_cell(r, "wings", NONE, "box", deals, 9, G_ALL).counts == a).all()
+    assert (run_cell(r, "wings", NONE, "played", deals, 9).counts == a).all()
+    assert not (run_cell(r, "wings", NONE, "played", deals, 10).counts == a).all()
+    assert not (run_cell(r, "wings", NONE, "box", deals, 9).counts == a).all()
 
 
 def test_a_played_cell_is_the_same_alone_or_with_others():
@@ -84,8 +82,8 @@ def test_a_played_cell_is_the_same_alone_or_with_others():
 
 def test_perfect_shuffle_ignores_the_start_order():
     r = preset("hk")
-    a = run_cell(r, "left", PERFECT, "played", 10000, 5, G_ALL).counts
-    b = run_cell(r, "left", PERFECT, "box", 10000, 5, G_ALL).counts
+    a = run_cell(r, "left", PERFECT, "played", 10000, 5).counts
+    b = run_cell(r, "left", PERFECT, "box", 10000, 5).counts
     assert (a == b).all()
 
 
@@ -98,12 +96,12 @@ def test_none_from_played_keeps_pairs_together_but_good_shuffles_forget():
     events = {e.name: e for e in select_events("core", 8)}
     ex = exact_probabilities(4, 8, list(events.values()))
     deals = 4 * BLOCK
-    none = run_cell(r, "left", NONE, "played", deals, 1, G_CORE)
+    none = run_cell(r, "left", NONE, "played", deals, 1)
     # gathered tricks keep pairs together and `left` deals two whole stacks = 8 consecutive tiles
     assert _p(none, events["civil_pair"]) > ex["civil_pair"] + 0.15
     assert _p(none, events["quartet"]) > 4 * ex["quartet"]
     for sh in (Shuffle("riffle", 7), Shuffle("wash", 200)):
-        cell = run_cell(r, "left", sh, "played", deals, 1, G_CORE)
+        cell = run_cell(r, "left", sh, "played", deals, 1)
         for e in events.values():
             units = 4 if e.unit == "hand" else 1
             p = ex[e.name]

@@ -14,7 +14,6 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-import numba
 import numpy as np
 import pandas as pd
 from numba import njit, prange
@@ -26,18 +25,13 @@ from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
 from .runner import policy_ids
 from .strategies import R_PLAYERS
+from .threads import set_threads
 from .tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
 
 # Stream number of the counterfactual exchanges (value.py): apart from the game's own streams.
 STREAM_EXCHANGE = 7
 # Rows per parallel chunk are fixed, not derived from the thread count (reproducibility).
 _MAX_CHUNKS = 256
-
-
-def set_threads(threads: int | None) -> None:
-    """Limit numba's worker threads (None: leave as is); results never depend on it."""
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
 @njit(cache=True, parallel=True)

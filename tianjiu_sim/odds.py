@@ -33,14 +33,15 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field
+from functools import cache
 from fractions import Fraction
 from itertools import combinations, product
 from typing import Callable, Sequence
 
 import numpy as np
-from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
+from .bits import pdep
 from .dealing import deal_perfect
 from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, deal_scratch, play_deal
 from .errors import TjsimError
@@ -76,10 +77,8 @@ M_MIL_PAIR_LOW = sum(m & -m for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))
 assert all(m == 3 * (m & -m) for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))  # adjacent bits
 M_PAIR_LOW = M_CIVIL_PAIR_LOW | M_MIL_PAIR_LOW
 
-# Event groups (the kernel skips groups that were not asked for).
-G_CORE, G_EXTRA, G_LAO, G_ERMING, G_PAIRS = 1, 2, 4, 8, 16
-GROUPS = {"core": G_CORE, "extra": G_EXTRA, "lao": G_LAO, "erming": G_ERMING, "pairs": G_PAIRS}
-G_ALL = sum(GROUPS.values())
+# Event groups for --events (the kernels count every event: evaluating them all costs no more).
+GROUPS = ("core", "extra", "lao", "erming", "pairs")
 
 # Count columns.
 (C_SUPREME, C_HEAVEN_PAIR, C_CIVIL_PAIR, C_MILITARY_PAIR, C_QUARTET, C_NO_LAO, C_VOID_SUIT,
@@ -87,8 +86,8 @@ G_ALL = sum(GROUPS.values())
  C_BONUS_CHANCE, C_CIVIL_SUPREME, C_QUARTET_ANY, C_BONUS_ANY) = range(19)
 C_LAO = 19  # lao_0 … lao_6
 C_ERMING = 26  # erming_0 … erming_6
-C_PAIRS = 33  # pairs_0 … pairs_8
-N_COLS = 42
+C_PAIRS = 33  # pairs_0 … pairs_7
+N_COLS = 41
 
 
 @dataclass(frozen=True)
@@ -140,7 +139,7 @@ def all_events(tiles: int) -> list[Event]:
     for k in range(min(6, tiles) + 1):
         events.append(Event(f"erming_{k}", "hand", "erming", C_ERMING + k,
                             f"exactly {k} 二名老 (1-1, 6-2, 5-3, 6-4)"))
-    for k in range(min(8, tiles // 2) + 1):
+    for k in range(min(7, tiles // 2) + 1):
         events.append(Event(f"pairs_{k}", "hand", "pairs", C_PAIRS + k,
                             f"exactly {k} civil or military pairs (至尊 not counted)"))
     return events
@@ -166,85 +165,120 @@ def select_events(spec: str, tiles: int) -> list[Event]:
     return chosen
 
 
-def groups_of(events: Sequence[Event]) -> int:
-    """The group bit set the kernels must evaluate for `events`."""
-    return sum({GROUPS[e.group] for e in events})
-
-
 # ---------------------------------------------------------------------------
 # numba kernels
 # ---------------------------------------------------------------------------
 
-@intrinsic
-def _popcount(typingctx, x):
-    """Hardware popcount of an integer (LLVM ctpop)."""
-    if not isinstance(x, types.Integer):
-        return None
+# A hand's boolean events are conjunctions over its four bytes: "holds all of M" and "holds
+# none of M" hold for the hand iff they hold in every byte, and "holds some pair" is the
+# negation of "no pair in any byte" (no pair straddles a byte). Its 老 / 二名老 / pair counts
+# are sums over the bytes. So two 4 × 256 tables give every hand event with eight loads,
+# three ANDs and three additions, where mask tests per event cost three times as much.
+_ALL_OF = ((C_SUPREME, M_SUPREME), (C_HEAVEN_PAIR, M_HEAVEN), (C_Q_HEAVEN, M_Q_HEAVEN), (C_Q_EARTH, M_Q_EARTH),
+           (C_Q_MAN, M_Q_MAN), (C_Q_HARMONY, M_Q_HARMONY), (C_CIVIL_SUPREME, M_CIVIL_SUPREME))
+_NONE_OF = ((C_NO_LAO, M_LAO), (C_VOID_GONG, M_GONG), (C_VOID_ZA, M_ZA), (C_VOID_YAO, M_YAO))
+B_NO_CIVIL_PAIR, B_NO_MIL_PAIR = 20, 21  # helper bits of the AND word
+# _hand_events derives the OR-ed events from runs of bits: the four quartets and the three voids.
+assert (C_Q_HEAVEN, C_Q_EARTH, C_Q_MAN, C_Q_HARMONY) == (11, 12, 13, 14)
+assert (C_VOID_GONG, C_VOID_ZA, C_VOID_YAO) == (8, 9, 10)
+assert (C_CIVIL_PAIR, C_MILITARY_PAIR, C_QUARTET, C_VOID_SUIT, C_BONUS_CHANCE) == (2, 3, 4, 6, 15)
+assert (C_SUPREME_ANY, C_QUARTET_ANY, C_BONUS_ANY) == (7, 17, 18) and C_SUPREME == 0
+_DIRECT = np.uint64(sum(1 << c for c, _ in _ALL_OF + _NONE_OF))
 
-    def codegen(context, builder, signature, args):
-        """Emit llvm.ctpop."""
-        return builder.ctpop(args[0])
 
-    return x(x), codegen
+def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(AND table, SUM table), uint64[4, 256]: each byte value's share of a hand's events and counts."""
+    and_t = np.zeros((4, 256), dtype=np.uint64)
+    sum_t = np.zeros((4, 256), dtype=np.uint64)
+    for b in range(4):
+        byte = 0xFF << (8 * b)
+        for v in range(256):
+            h = v << (8 * b)
+            pairs = h & (h >> 1)
+            bits = sum(1 << c for c, m in _ALL_OF if h & m == m & byte)
+            bits |= sum(1 << c for c, m in _NONE_OF if h & m == 0)
+            bits |= (pairs & M_CIVIL_PAIR_LOW == 0) << B_NO_CIVIL_PAIR
+            bits |= (pairs & M_MIL_PAIR_LOW == 0) << B_NO_MIL_PAIR
+            and_t[b, v] = bits
+            sum_t[b, v] = (bin(h & M_LAO1).count("1") | bin(h & M_LAO2).count("1") << 8
+                           | bin(pairs & M_PAIR_LOW).count("1") << 16)
+    return and_t, sum_t
 
 
-@njit(cache=True, inline="always")
-def _i(b):
-    return 1 if b else 0
-
-
-@njit(cache=True, inline="always")
-def _hand_words(h, groups):
-    """Hand `h`'s boolean events as 16-bit fields (column c at word c // 4, bits 16 (c % 4)), plus
-    its 老, 二名老 and pair counts and its deal flags (1: holds 至尊, 2: holds a quartet)."""
-    sup = (h & M_SUPREME) == M_SUPREME
-    # Bitwise | rather than `or`: no data-dependent branches in the hot loop.
-    quartet = (_i((h & M_Q_HEAVEN) == M_Q_HEAVEN) | _i((h & M_Q_EARTH) == M_Q_EARTH)
-               | _i((h & M_Q_MAN) == M_Q_MAN) | _i((h & M_Q_HARMONY) == M_Q_HARMONY)) != 0
-    pairs = h & (h >> 1)
-    w0 = np.uint64(0)
-    w1 = np.uint64(0)
-    w2 = np.uint64(0)
-    w3 = np.uint64(0)
-    w4 = np.uint64(0)
-    if groups & G_CORE:
-        w0 = (np.uint64(_i(sup))
-              | np.uint64(_i((h & M_HEAVEN) == M_HEAVEN)) << np.uint64(16)
-              | np.uint64(_i((pairs & M_CIVIL_PAIR_LOW) != 0)) << np.uint64(32)
-              | np.uint64(_i((pairs & M_MIL_PAIR_LOW) != 0)) << np.uint64(48))
-        w1 = (np.uint64(_i(quartet))
-              | np.uint64(_i((h & M_LAO) == 0)) << np.uint64(16)
-              | np.uint64(_i((h & M_GONG) == 0) | _i((h & M_ZA) == 0) | _i((h & M_YAO) == 0)) << np.uint64(32))
-    if groups & G_EXTRA:
-        w2 = (np.uint64(_i((h & M_GONG) == 0))
-              | np.uint64(_i((h & M_ZA) == 0)) << np.uint64(16)
-              | np.uint64(_i((h & M_YAO) == 0)) << np.uint64(32)
-              | np.uint64(_i((h & M_Q_HEAVEN) == M_Q_HEAVEN)) << np.uint64(48))
-        w3 = (np.uint64(_i((h & M_Q_EARTH) == M_Q_EARTH))
-              | np.uint64(_i((h & M_Q_MAN) == M_Q_MAN)) << np.uint64(16)
-              | np.uint64(_i((h & M_Q_HARMONY) == M_Q_HARMONY)) << np.uint64(32)
-              | np.uint64(_i(sup) | _i(quartet)) << np.uint64(48))
-        w4 = np.uint64(_i((h & M_CIVIL_SUPREME) == M_CIVIL_SUPREME))
-    lao = _popcount(h & M_LAO1)
-    erming = _popcount(h & M_LAO2)
-    npairs = _popcount(pairs & M_PAIR_LOW)
-    return w0, w1, w2, w3, w4, lao, erming, npairs, _i(sup) | (_i(quartet) << 1)
+_AND_TABLE, _SUM_TABLE = _byte_tables()
+BYTE_ONES = np.uint64(0x0101010101010101)
+FIELD_MAX = 255  # counts live in 8-bit fields until flushed
+FLUSH_DEALS = 63  # deals between flushes: at most 63 × 4 hands (or 63 deals) per field
+MAX_HAND_TILES = 15  # pair counts 0–7 fit the eight fields of one accumulator word
+ZERO_ACC = (np.uint64(0),) * 6
 
 
 @njit(cache=True, inline="always")
-def _field(k, word):
-    """1 in the 16-bit field of count `k` if it lives in `word` (k // 4 == word), else 0."""
-    return (np.uint64(1) << np.uint64(16 * (k & 3))) if (k >> 2) == word else np.uint64(0)
+def _hand_events(h):
+    """Hand `h`'s event bits (bit c: hand-event column c) and its 老 | 二名老 << 8 | pairs << 16 counts."""
+    h = np.uint64(h)
+    b0 = h & np.uint64(0xFF)
+    b1 = (h >> np.uint64(8)) & np.uint64(0xFF)
+    b2 = (h >> np.uint64(16)) & np.uint64(0xFF)
+    b3 = h >> np.uint64(24)
+    a = _AND_TABLE[0, b0] & _AND_TABLE[1, b1] & _AND_TABLE[2, b2] & _AND_TABLE[3, b3]
+    s = _SUM_TABLE[0, b0] + _SUM_TABLE[1, b1] + _SUM_TABLE[2, b2] + _SUM_TABLE[3, b3]
+    # (x + 2**k − 1) >> k is 1 iff one of x's k low bits is set (branch-free "any")
+    quartet = (((a >> np.uint64(11)) & np.uint64(15)) + np.uint64(15)) >> np.uint64(4)
+    void = (((a >> np.uint64(8)) & np.uint64(7)) + np.uint64(7)) >> np.uint64(3)
+    pairs = (~a >> np.uint64(B_NO_CIVIL_PAIR - 2)) & np.uint64(12)  # columns 2 and 3
+    ev = ((a & _DIRECT) | pairs | (quartet << np.uint64(C_QUARTET)) | (void << np.uint64(C_VOID_SUIT))
+          | ((quartet | (a & np.uint64(1))) << np.uint64(C_BONUS_CHANCE)))
+    return ev, s
+
+
+@njit(cache=True, inline="always")
+def _count_hand(h, acc):
+    """Add hand `h` to the accumulators (six words of 8-bit fields); returns (acc, its event bits).
+
+    Words: columns 0–7, 8–15 and 16–23, then the 老, 二名老 and pair-count histograms.
+    """
+    w0, w1, w2, lh, eh, ph = acc
+    ev, s = _hand_events(h)
+    w0 += pdep(ev, BYTE_ONES)
+    w1 += pdep(ev >> np.uint64(8), BYTE_ONES)
+    w2 += pdep(ev >> np.uint64(16), BYTE_ONES)
+    one = np.uint64(1)
+    seven = np.uint64(7)
+    lh += one << ((s & seven) << np.uint64(3))
+    eh += one << (((s >> np.uint64(8)) & seven) << np.uint64(3))
+    ph += one << (((s >> np.uint64(16)) & seven) << np.uint64(3))
+    return (w0, w1, w2, lh, eh, ph), ev
+
+
+@njit(cache=True, inline="always")
+def _count_deal(dv, acc):
+    """Add a deal's deal events, from the OR `dv` of its hands' event bits, to the accumulators."""
+    w0, w1, w2, lh, eh, ph = acc
+    one = np.uint64(1)
+    w0 += (dv & one) << np.uint64(8 * C_SUPREME_ANY)
+    w2 += (((dv >> np.uint64(C_QUARTET)) & one) << np.uint64(8 * (C_QUARTET_ANY - 16))
+           | ((dv >> np.uint64(C_BONUS_CHANCE)) & one) << np.uint64(8 * (C_BONUS_ANY - 16)))
+    return (w0, w1, w2, lh, eh, ph)
 
 
 @njit(cache=True)
-def _unpack(words, base, acc):
-    """Add the 16-bit fields of `words` (field f of word w is column base + 4 w + f) into acc."""
-    for w in range(words.shape[0]):
-        for f in range(4):
-            c = base + 4 * w + f
-            if c < acc.shape[0]:
-                acc[c] += np.int64((words[w] >> np.uint64(16 * f)) & np.uint64(0xFFFF))
+def _flush(acc, row):
+    """Add the accumulators' fields to the int64 count row; returns zeroed accumulators."""
+    w0, w1, w2, lh, eh, ph = acc
+    mask = np.uint64(FIELD_MAX)
+    for f in range(8):
+        sh = np.uint64(8 * f)
+        row[f] += np.int64((w0 >> sh) & mask)
+        row[8 + f] += np.int64((w1 >> sh) & mask)
+        if 16 + f < C_LAO:
+            row[16 + f] += np.int64((w2 >> sh) & mask)
+        if f < C_ERMING - C_LAO:
+            row[C_LAO + f] += np.int64((lh >> sh) & mask)
+            row[C_ERMING + f] += np.int64((eh >> sh) & mask)
+        row[C_PAIRS + f] += np.int64((ph >> sh) & mask)
+    zero = np.uint64(0)
+    return (zero, zero, zero, zero, zero, zero)
 
 
 @njit(cache=True, inline="always")
@@ -262,9 +296,23 @@ def _xoshiro(s0, s1, s2, s3):
     return r, s0, s1, s2, s3
 
 
+@njit(cache=True, inline="always")
+def _below(x, bits, n, s0, s1, s2, s3):
+    """Exact uniform integer in [0, n) from the `bits`-bit value x (Lemire; a rejected x is replaced
+    by the top `bits` bits of the next output): (value, s0, s1, s2, s3)."""
+    low = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    m = x * n
+    if (m & low) < n:
+        t = (low + np.uint64(1) - n) % n
+        while (m & low) < t:
+            y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+            m = (y >> np.uint64(64 - bits)) * n
+    return m >> np.uint64(bits), s0, s1, s2, s3
+
+
 @njit(cache=True, parallel=True)
 def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, starts,
-               groups, out):
+               hand_plan, patterns, out):
     """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col].
 
     `starts` (int64[rows, 32]) holds the start orders of the imperfect shuffles: one row for
@@ -272,90 +320,48 @@ def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, ki
     """
     base = first_block * BLOCK
     for bi in prange(n_blocks):
-        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base, groups,
-                  out[bi])
-
-
-@njit(cache=True, inline="always")
-def _tally(h, groups, acc):
-    """Add hand `h` to the packed block accumulators `acc` (12 uint64 words); returns (acc, deal flags)."""
-    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
-    w0, w1, w2, w3, w4, lao, erming, npairs, f = _hand_words(h, groups)
-    a0 += w0
-    a1 += w1
-    a2 += w2
-    a3 += w3
-    a4 += w4
-    if groups & G_LAO:
-        l0 += _field(lao, 0)
-        l1 += _field(lao, 1)
-    if groups & G_ERMING:
-        e0 += _field(erming, 0)
-        e1 += _field(erming, 1)
-    if groups & G_PAIRS:
-        p0 += _field(npairs, 0)
-        p1 += _field(npairs, 1)
-        p2 += _field(npairs, 2)
-    return (a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2), f
-
-
-@njit(cache=True, inline="always")
-def _tally_deal(flags, groups, acc):
-    """Add a deal's deal-level events (from the OR of its hands' flags) to `acc`."""
-    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
-    if groups & G_CORE:
-        a1 += np.uint64(flags & 1) << np.uint64(48)  # supreme_any (column 7)
-    if groups & G_EXTRA:
-        a4 += (np.uint64(flags >> 1) << np.uint64(16)) | (np.uint64(_i(flags != 0)) << np.uint64(32))
-    return (a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2)
+        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base,
+                  hand_plan, patterns, out[bi])
 
 
 @njit(cache=True)
-def _store(acc, row):
-    """Unpack the 16-bit fields of the block accumulators into the count row."""
-    a0, a1, a2, a3, a4, l0, l1, e0, e1, p0, p1, p2 = acc
-    row[:] = 0
-    _unpack(np.array([a0, a1, a2, a3, a4]), 0, row)
-    _unpack(np.array([l0, l1]), C_LAO, row)
-    _unpack(np.array([e0, e1]), C_ERMING, row)
-    _unpack(np.array([p0, p1, p2]), C_PAIRS, row)
-
-
-@njit(cache=True)
-def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, groups, row):
+def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, hand_plan, patterns, row):
     """Deal block b (deal indices b·BLOCK … up to `total`) of a cell from its own stream; counts into `row`.
 
     `seq[p * tiles + i]` is the wall position of taker p's i-th tile (dealt positions are
     0…players·tiles−1); deal index d's imperfect shuffle starts from `starts[0]` if `starts`
-    has one row, else from `starts[d − base]`. Every field of the packed accumulators stays
-    below 2**16: a block has at most 4096 × 8 hands.
+    has one row, else from `starts[d − base]`.
     """
     st = np.empty(4, dtype=np.uint64)
     seed_stream(st, seed, STREAM_DEAL, cell * np.int64(4294967296) + b)
-    zero = np.uint64(0)
-    acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
     lo = b * BLOCK
     hi = min(lo + BLOCK, total)
     if kind == SHUFFLE_PERFECT:
-        acc = _block_uniform(st, hi - lo, players, tiles, groups, acc)
-    else:
-        order = np.empty(32, dtype=np.int64)
-        scratch = np.empty(32, dtype=np.int64)
-        shared = starts.shape[0] == 1
-        for d in range(lo, hi):
-            r = 0 if shared else d - base
-            for i in range(32):
-                order[i] = starts[r, i]
-            apply_shuffle(st, kind, k, order, scratch)
-            flags = 0
-            for p in range(players):
-                h = np.int64(0)
-                for i in range(p * tiles, (p + 1) * tiles):
-                    h |= np.int64(1) << order[seq[i]]
-                acc, f = _tally(h, groups, acc)
-                flags |= f
-            acc = _tally_deal(flags, groups, acc)
-    _store(acc, row)
+        _block_uniform(st, hi - lo, players, tiles, hand_plan, patterns, row)
+        return
+    acc = ZERO_ACC
+    order = np.empty(32, dtype=np.int64)
+    scratch = np.empty(32, dtype=np.int64)
+    shared = starts.shape[0] == 1
+    pending = 0
+    for d in range(lo, hi):
+        r = 0 if shared else d - base
+        for i in range(32):
+            order[i] = starts[r, i]
+        apply_shuffle(st, kind, k, order, scratch)
+        dv = np.uint64(0)
+        for p in range(players):
+            h = np.uint64(0)
+            for i in range(p * tiles, (p + 1) * tiles):
+                h |= np.uint64(1) << np.uint64(order[seq[i]])
+            acc, ev = _count_hand(h, acc)
+            dv |= ev
+        acc = _count_deal(dv, acc)
+        pending += 1
+        if pending == FLUSH_DEALS:
+            acc = _flush(acc, row)
+            pending = 0
+    _flush(acc, row)
 
 
 @njit(cache=True, parallel=True)
@@ -398,62 +404,88 @@ def _previous_orders(seed, first, players, tiles, round_size, policies, params, 
                 out[i, j] = order[j]
 
 
-@njit(cache=True)
-def _block_uniform(st, deals, players, tiles, groups, acc):
-    """`deals` deals from a uniformly shuffled wall (the hot loop of `deal-odds`); returns `acc`.
+# How _block_uniform draws each hand (hand_plan[p, 0]; columns 1–2: offset and length of its
+# pattern table in `patterns`).
+HAND_DRAWN, HAND_PATTERN, HAND_REST = 0, 1, 2
+PATTERN_LIMIT = 1 << 20  # largest C(n, tiles) table kept (4 MB: stays in a core's L2 cache)
 
-    The Fisher–Yates shuffle fills the wall positions in take order (any fixed order of the
-    positions gives a uniform wall), so each hand is complete as soon as its positions are
-    filled and the method's position table is not needed. `pool` holds the unplaced tiles as
-    bits. Four exact 16-bit bounded draws (Lemire, with rejection) come from each 64-bit output.
+
+@njit(cache=True)
+def _block_uniform(st, deals, players, tiles, hand_plan, patterns, row):
+    """`deals` uniformly random deals (the hot loop of `deal-odds`); counts into `row`.
+
+    Every event counts a hand's tiles only, so a uniform deal is a uniformly random partition
+    of the 32 tiles into hands, drawn hand by hand from the mask `rem` of tiles not yet dealt:
+    - HAND_DRAWN: `tiles` draws without replacement, the r-th remaining tile being
+      pdep(1 << r, rem); draws r < n come exactly (Lemire, with rejection) from 16-bit
+      fields, four per 64-bit output;
+    - HAND_PATTERN: one exact draw of a rank below C(n, tiles) from the top 32 bits of an
+      output, whose pattern of `tiles` set bits among n is placed on `rem` by pdep;
+    - HAND_REST: the tiles left over (the last hand of a 32-tile deal).
+    Each hand is thus a uniform subset of the tiles left, as in a shuffled wall.
     """
-    n_dealt = players * tiles
-    last = n_dealt if n_dealt < 32 else 31  # the final Fisher–Yates step has one choice
-    mask16 = np.uint64(0xFFFF)
     s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
-    pool = np.empty(32, dtype=np.uint32)
+    acc = ZERO_ACC
+    pending = 0
+    one = np.uint64(1)
     for _ in range(deals):
-        for q in range(32):
-            pool[q] = np.uint32(1) << np.uint32(q)
+        rem = np.uint64(0xFFFFFFFF)
+        left = 32
         x = np.uint64(0)
-        h = np.uint32(0)
-        filled = 0
-        flags = 0
-        for i in range(n_dealt):
-            if i < last:
-                if (i & 3) == 0:
-                    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                n = np.uint64(32 - i)
-                m = (x & mask16) * n
-                x >>= np.uint64(16)
-                if (m & mask16) < n:
-                    t = (np.uint64(0x10000) - n) % n
-                    while (m & mask16) < t:
-                        y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                        m = (y >> np.uint64(48)) * n
-                j = i + np.int64(m >> np.uint64(16))
+        fields = 0
+        dv = np.uint64(0)
+        for p in range(players):
+            mode = hand_plan[p, 0]
+            if mode == HAND_REST:
+                h = rem
+            elif mode == HAND_PATTERN:
+                y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+                r, s0, s1, s2, s3 = _below(y >> np.uint64(32), 32, np.uint64(hand_plan[p, 2]), s0, s1, s2, s3)
+                h = pdep(np.uint64(patterns[hand_plan[p, 1] + np.int64(r)]), rem)
             else:
-                j = i
-            h |= pool[j]
-            pool[j] = pool[i]
-            filled += 1
-            if filled == tiles:
-                acc, f = _tally(np.int64(h), groups, acc)
-                flags |= f
-                h = np.uint32(0)
-                filled = 0
-        acc = _tally_deal(flags, groups, acc)
+                h = np.uint64(0)
+                for _t in range(tiles):
+                    if fields == 0:
+                        x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+                        fields = 4
+                    r, s0, s1, s2, s3 = _below(x & np.uint64(0xFFFF), 16, np.uint64(left), s0, s1, s2, s3)
+                    x >>= np.uint64(16)
+                    fields -= 1
+                    bit = pdep(one << r, rem)
+                    rem ^= bit
+                    h |= bit
+                    left -= 1
+            if mode != HAND_DRAWN:
+                rem ^= h
+                left -= tiles
+            acc, ev = _count_hand(h, acc)
+            dv |= ev
+        acc = _count_deal(dv, acc)
+        pending += 1
+        if pending == FLUSH_DEALS:
+            acc = _flush(acc, row)
+            pending = 0
+    _flush(acc, row)
     st[0], st[1], st[2], st[3] = s0, s1, s2, s3
-    return acc
 
 
 @njit(cache=True)
-def _exact_item(a, b, tiles, groups, row):
+def _patterns(n, t, out):
+    """out[i] = the i-th n-bit mask with t bits set, in increasing order (Gosper's hack)."""
+    x = (np.int64(1) << t) - 1
+    for i in range(out.shape[0]):
+        out[i] = x
+        c = x & -x
+        y = x + c
+        x = (((y ^ x) >> 2) // c) | y
+
+
+@njit(cache=True)
+def _exact_item(a, b, tiles, row):
     """Add every hand whose two lowest tiles are a < b (the rest above b) to `row`."""
-    zero = np.uint64(0)
-    acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+    acc = ZERO_ACC
     if b == 32:
-        acc, f = _tally(np.int64(1) << a, groups, acc)
+        acc, _ = _count_hand(np.int64(1) << a, acc)
         _flush(acc, row)
         return
     base = (np.int64(1) << a) | (np.int64(1) << b)
@@ -461,16 +493,15 @@ def _exact_item(a, b, tiles, groups, row):
     room = 31 - b
     pending = 0
     if r == 0:
-        acc, f = _tally(base, groups, acc)
+        acc, _ = _count_hand(base, acc)
     elif r <= room:
         x = (np.int64(1) << r) - 1
         limit = np.int64(1) << room
         while x < limit:
-            acc, f = _tally(base | (x << (b + 1)), groups, acc)
+            acc, _ = _count_hand(base | (x << (b + 1)), acc)
             pending += 1
-            if pending == 65535:  # flush before a 16-bit field can overflow
-                _flush(acc, row)
-                acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+            if pending == FIELD_MAX:
+                acc = _flush(acc, row)
                 pending = 0
             c = x & -x
             y = x + c
@@ -478,17 +509,8 @@ def _exact_item(a, b, tiles, groups, row):
     _flush(acc, row)
 
 
-@njit(cache=True)
-def _flush(acc, row):
-    """Add packed accumulators to an int64 count row."""
-    tmp = np.zeros(N_COLS, dtype=np.int64)
-    _store(acc, tmp)
-    for c in range(N_COLS):
-        row[c] += tmp[c]
-
-
 @njit(cache=True, parallel=True)
-def _exact_kernel(tiles, groups, units, out):
+def _exact_kernel(tiles, units, out):
     """Hand-event counts over all C(32, tiles) hands; out[unit, col], work split by the first two tiles."""
     for w in prange(units):
         item = 0
@@ -497,7 +519,7 @@ def _exact_kernel(tiles, groups, units, out):
                 # b == 32 stands for "no second tile" (hands of one tile)
                 if (b == 32) == (tiles == 1):
                     if item % units == w:
-                        _exact_item(a, b, tiles, groups, out[w])
+                        _exact_item(a, b, tiles, out[w])
                     item += 1
 
 
@@ -543,14 +565,51 @@ class _CellSpec:
     players: int
     tiles: int
 
-    def run_blocks(self, seed: int, first: int, nb: int, starts: np.ndarray, groups: int) -> None:
+    def run_blocks(self, seed: int, first: int, nb: int, starts: np.ndarray) -> None:
         """Count blocks first … first + nb − 1 into the cell."""
         out = np.zeros((nb, N_COLS), dtype=np.int64)
         sh = self.cell.shuffle
         _mc_kernel(np.int64(seed), np.int64(self.key), np.int64(first), np.int64(nb), np.int64(self.cell.deals),
                    self.seq, np.int64(self.players), np.int64(self.tiles), np.int64(sh.code), np.int64(sh.k),
-                   starts, np.int64(groups), out)
+                   starts, *hand_plan(self.players, self.tiles), out)
         self.cell.add_blocks(out, first)
+
+
+def _check_hand_size(tiles: int) -> None:
+    """The kernels' 8-bit pair histogram has room for hands of up to MAX_HAND_TILES tiles."""
+    if not 1 <= tiles <= MAX_HAND_TILES:
+        raise TjsimError(f"deal-odds counts hands of 1 to {MAX_HAND_TILES} tiles, not {tiles}")
+
+
+@cache
+def _pattern_table(n: int, t: int) -> np.ndarray:
+    """uint32[C(n, t)]: every n-bit mask with t bits set."""
+    out = np.zeros(math.comb(n, t), dtype=np.uint32)
+    _patterns(np.int64(n), np.int64(t), out)
+    return out
+
+
+@cache
+def hand_plan(players: int, tiles: int) -> tuple[np.ndarray, np.ndarray]:
+    """(plan int64[players, 3], patterns uint32[…]): how `_block_uniform` draws each hand of a deal."""
+    _check_hand_size(tiles)
+    if players * tiles > N_TILES or not 1 <= players <= 4:  # FLUSH_DEALS assumes at most 4 hands
+        raise TjsimError(f"deal-odds deals 1 to 4 hands of at most {N_TILES} tiles in all")
+    plan = np.zeros((players, 3), dtype=np.int64)
+    tables, offset = [], 0
+    for p in range(players):
+        n = N_TILES - p * tiles
+        if n == tiles:
+            plan[p, 0] = HAND_REST
+        elif math.comb(n, tiles) <= PATTERN_LIMIT:
+            table = _pattern_table(n, tiles)
+            plan[p] = (HAND_PATTERN, offset, table.size)
+            tables.append(table)
+            offset += table.size
+        else:
+            plan[p, 0] = HAND_DRAWN
+    patterns = np.concatenate(tables) if tables else np.zeros(1, dtype=np.uint32)
+    return plan, patterns
 
 
 def _ticked(deals: int, first: int, nb: int) -> int:
@@ -571,7 +630,7 @@ def previous_orders(rules, seed: int, first: int, n: int, policy: str = DEFAULT_
     return out
 
 
-def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: int, seed: int, groups: int,
+def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: int, seed: int,
               tick: Callable[[int], None] | None = None,
               previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> list[Cell]:
     """Monte Carlo counts for (method, shuffle) cells of `deals` deals each, with per-block streams.
@@ -603,7 +662,7 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
             continue
         for first in range(0, n_blocks, CHUNK_BLOCKS):
             nb = min(CHUNK_BLOCKS, n_blocks - first)
-            spec.run_blocks(seed, first, nb, box_start, groups)
+            spec.run_blocks(seed, first, nb, box_start)
             if tick:
                 tick(_ticked(deals, first, nb))
     if played:
@@ -612,17 +671,17 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
             lo = first * BLOCK
             starts = previous_orders(rules, seed, lo, min(deals, lo + nb * BLOCK) - lo, previous_policy)
             for spec in played:
-                spec.run_blocks(seed, first, nb, starts, groups)
+                spec.run_blocks(seed, first, nb, starts)
             if tick:
                 tick(_ticked(deals, first, nb) * len(played))
     return [spec.cell for spec in specs]
 
 
-def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int, groups: int,
+def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int,
              tick: Callable[[int], None] | None = None,
              previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> Cell:
     """Monte Carlo counts for one cell (`deals` deals) with per-block streams (see `run_cells`)."""
-    return run_cells(rules, [(method, shuffle)], from_, deals, seed, groups, tick, previous_policy)[0]
+    return run_cells(rules, [(method, shuffle)], from_, deals, seed, tick, previous_policy)[0]
 
 
 def hand_events(mask: int, tiles: int | None = None) -> set[str]:
@@ -638,15 +697,16 @@ def _one_hand(h, row):
     """Counts of a single hand's events into `row`."""
     zero = np.uint64(0)
     acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
-    acc, f = _tally(h, G_ALL, acc)
-    _store(acc, row)
+    acc, _ = _count_hand(h, ZERO_ACC)
+    _flush(acc, row)
 
 
-def exact_hand_counts(tiles: int, groups: int = G_ALL) -> np.ndarray:
+def exact_hand_counts(tiles: int) -> np.ndarray:
     """Number of the C(32, tiles) hands with each hand event (int64[N_COLS])."""
     units = 64
     out = np.zeros((units, N_COLS), dtype=np.int64)
-    _exact_kernel(np.int64(tiles), np.int64(groups), np.int64(units), out)
+    _check_hand_size(tiles)
+    _exact_kernel(np.int64(tiles), np.int64(units), out)
     return out.sum(axis=0)
 
 
@@ -676,7 +736,7 @@ def exact_deal_any(tile_sets: Sequence[int], players: int, tiles: int) -> Fracti
 
 def exact_probabilities(players: int, tiles: int, events: Sequence[Event]) -> dict[str, float]:
     """Exact probability of each event under a uniform shuffle."""
-    counts = exact_hand_counts(tiles, groups_of(events))
+    counts = exact_hand_counts(tiles)
     hands = math.comb(N_TILES, tiles)
     result = {}
     for e in events:
@@ -837,9 +897,8 @@ def run_odds(rules, methods: Sequence[str], shuffles: Sequence[Shuffle], from_: 
              tick: Callable[[int], None] | None = None,
              previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> OddsRun:
     """Run every method × shuffle cell; exact values if asked (`exact`) or needed for deviations."""
-    groups = groups_of(events)
     pairs = [(m, sh) for sh in shuffles for m in methods]
-    done = run_cells(rules, pairs, from_, deals, seed, groups, tick, previous_policy)
+    done = run_cells(rules, pairs, from_, deals, seed, tick, previous_policy)
     cells = {(m, sh.name): c for (m, sh), c in zip(pairs, done)}
     exact_values = (exact_probabilities(rules.players, rules.tiles_per_player, events)
                     if (exact or need_exact) else None)

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import pandas as pd
 from numba import njit, prange
 
-from .analysis import set_threads
 from .dealing import ROUNDS, deal_for_banker, make_plan
 from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
@@ -33,6 +31,10 @@ from .rules import RuleSet
 from .runner import policy_ids
 from .stats import Z95
 from .strategies import R_PLAYERS
+from .threads import set_threads
+
+if TYPE_CHECKING:  # pandas is imported where tables are made: deal-odds starts faster without it
+    import pandas as pd
 
 
 @njit(cache=True)
@@ -156,6 +158,8 @@ def _mean_ci(values: np.ndarray) -> tuple[float, float, float, float]:
 
 def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
     """Tidy summaries: `session_seats` (per seat), `session_streaks` (streak and reign lengths), `session_totals`."""
+    import pandas as pd
+
     S, G, P = res.payments.shape
     totals = res.payments.sum(axis=1).astype(np.float64)  # [S, P]
     seats = []

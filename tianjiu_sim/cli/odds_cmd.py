@@ -257,11 +257,10 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_p
     events = select_events(events_spec, rules.tiles_per_player)
     sweep = _is_sweep(shuffles)
 
-    import numba
-
     from ..odds import run_odds
+    from ..threads import set_threads
 
-    numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
+    set_threads(threads)
     total = deals * len(methods) * len(shuffles)
     with _progress(total) as bar:
         run = run_odds(rules, methods, shuffles, from_, deals, seed, events, exact=exact,
