@@ -68,7 +68,7 @@ def main() -> None:
     print("|---|---|---|---|")
     big = ["--method", "left", "--deals", "100000000", "--format", "csv", "--threads", "2"]
     t_big = run(big, repeat)
-    print(f"| 100 M deals, core events | `deal-odds {' '.join(big)}` | {t_big:.2f} "
+    print(f"| 100 M deals, INTERFACES.md events | `deal-odds {' '.join(big)}` | {t_big:.2f} "
           f"({100 / t_big:.1f} M deals/s incl. start-up) | ≤ 6 s |")
     ex = ["--method", "left", "--deals", "1000", "--exact", "--events", "all", "--format", "csv"]
     t_ex = run(ex, repeat)
@@ -80,7 +80,7 @@ def main() -> None:
     t_def = run(default, repeat)
     print(f"| default (11 methods × 1 M deals) | `deal-odds` | {t_def:.2f} | seconds |")
 
-    print("\nScaling (`--method left --format csv`, core events; M deals/s excludes the start-up "
+    print("\nScaling (`--method left --format csv`, INTERFACES.md events; M deals/s excludes the start-up "
           f"of {t_small:.2f} s measured above):\n")
     print("| deals | threads | wall s | M deals/s (net of start-up) |")
     print("|---|---|---|---|")
@@ -95,6 +95,33 @@ def main() -> None:
         t = run(["--method", "left", "--deals", "10000000", "--format", "csv", "--threads", "2",
                  "--events", events], repeat)
         print(f"| 10,000,000 (--events {events}) | 2 | {t:.2f} | {1e7 / max(t - t_small, 1e-3) / 1e6:.1f} |")
+    kernel(20_000_000 if not a.quick else 4_000_000)
+
+
+def kernel(deals: int) -> None:
+    """In-process kernel throughput (no start-up), 1 and 2 threads: wall and CPU time per deal."""
+    import numba
+
+    from tianjiu_sim import preset
+    from tianjiu_sim.odds import run_cell
+    from tianjiu_sim.shuffles import Shuffle
+    from tianjiu_sim.threads import set_threads
+
+    rules = preset("hk")
+    run_cell(rules, "left", Shuffle("perfect"), "box", 100_000, 1)  # load the cached kernels
+    print(f"\nKernel alone (`odds.run_cell`, hk, perfect shuffle, {deals:,} deals, in-process, best of 3):\n")
+    print("| threads | wall s | M deals/s | CPU ns per deal |")
+    print("|---|---|---|---|")
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        set_threads(threads)
+        best = (float("inf"), 0.0)
+        for r in range(3):
+            w, c = time.perf_counter(), time.process_time()
+            run_cell(rules, "left", Shuffle("perfect"), "box", deals, 10 + r)
+            best = min(best, (time.perf_counter() - w, time.process_time() - c))
+        print(f"| {threads} | {best[0]:.2f} | {deals / best[0] / 1e6:.1f} | {best[1] / deals * 1e9:.0f} |")
 
 
 if __name__ == "__main__":

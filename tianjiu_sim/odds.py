@@ -403,17 +403,10 @@ def _previous_orders(seed, first, players, tiles, round_size, policies, params, 
                 out[i, j] = order[j]
 
 
-# How _block_uniform draws each hand: hand_plan[p, 0]; for HAND_PATTERN columns 1–2 are the
-# offset and length of its pattern table in `patterns`; for HAND_SPLIT columns 3 … 3 + tiles
-# hold SPLIT_CUM (below).
-HAND_DRAWN, HAND_PATTERN, HAND_REST, HAND_SPLIT = 0, 1, 2, 3
+# How _block_uniform draws each hand (hand_plan[p, 0]; columns 1–2: offset and length of its
+# pattern table in `patterns`).
+HAND_DRAWN, HAND_PATTERN, HAND_REST = 0, 1, 2
 PATTERN_LIMIT = 1 << 20  # largest C(n, tiles) table kept (4 MB: stays in a core's L2 cache)
-# A hand drawn from all 32 tiles is split into its low and high 16 tiles: with k tiles low,
-# it is one of C(16, k) low patterns and one of C(16, tiles − k) high ones. HALF_PATTERNS
-# lists the 16-bit masks by bit count (k-bit masks from HALF_OFFSET[k], HALF_COUNT[k] of them).
-HALF_PATTERNS = np.array(sorted(range(1 << 16), key=lambda m: (bin(m).count("1"), m)), dtype=np.uint16)
-HALF_COUNT = np.array([math.comb(16, k) for k in range(17)], dtype=np.int64)
-HALF_OFFSET = np.concatenate(([0], np.cumsum(HALF_COUNT)[:-1])).astype(np.int64)
 
 
 @njit(cache=True)
@@ -427,11 +420,7 @@ def _block_uniform(st, deals, players, tiles, hand_plan, patterns, row):
       fields, four per 64-bit output;
     - HAND_PATTERN: one exact draw of a rank below C(n, tiles) from the top 32 bits of an
       output, whose pattern of `tiles` set bits among n is placed on `rem` by pdep;
-    - HAND_REST: the tiles left over (the last hand of a 32-tile deal);
-    - HAND_SPLIT (the first hand, from all 32 tiles): a rank r below C(32, tiles) picks the
-      number k of low tiles (the largest k with r ≥ SPLIT_CUM[k − 1], where SPLIT_CUM[k] =
-      Σ_{i ≤ k} C(16, i)·C(16, tiles − i)), then one exact draw each picks the low and the
-      high pattern: six table reads and compares instead of `tiles` dependent draws.
+    - HAND_REST: the tiles left over (the last hand of a 32-tile deal).
     Each hand is thus a uniform subset of the tiles left, as in a shuffled wall.
     """
     s0, s1, s2, s3 = st[0], st[1], st[2], st[3]
@@ -448,20 +437,6 @@ def _block_uniform(st, deals, players, tiles, hand_plan, patterns, row):
             mode = hand_plan[p, 0]
             if mode == HAND_REST:
                 h = rem
-            elif mode == HAND_SPLIT:
-                y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                r, s0, s1, s2, s3 = _below(y >> np.uint64(32), 32, np.uint64(hand_plan[p, 3 + tiles]),
-                                           s0, s1, s2, s3)
-                k = 0
-                for j in range(tiles):
-                    k += np.int64(np.int64(r) >= hand_plan[p, 3 + j])
-                lo, s0, s1, s2, s3 = _below(y & np.uint64(0xFFFFFFFF), 32, np.uint64(HALF_COUNT[k]),
-                                            s0, s1, s2, s3)
-                y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-                hi, s0, s1, s2, s3 = _below(y >> np.uint64(32), 32, np.uint64(HALF_COUNT[tiles - k]),
-                                            s0, s1, s2, s3)
-                h = (np.uint64(HALF_PATTERNS[HALF_OFFSET[k] + np.int64(lo)])
-                     | np.uint64(HALF_PATTERNS[HALF_OFFSET[tiles - k] + np.int64(hi)]) << np.uint64(16))
             elif mode == HAND_PATTERN:
                 y, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
                 r, s0, s1, s2, s3 = _below(y >> np.uint64(32), 32, np.uint64(hand_plan[p, 2]), s0, s1, s2, s3)
@@ -615,22 +590,19 @@ def _pattern_table(n: int, t: int) -> np.ndarray:
 
 @cache
 def hand_plan(players: int, tiles: int) -> tuple[np.ndarray, np.ndarray]:
-    """(plan int64[players, 4 + tiles], patterns uint32[…]): how `_block_uniform` draws each hand of a deal."""
+    """(plan int64[players, 3], patterns uint32[…]): how `_block_uniform` draws each hand of a deal."""
     _check_hand_size(tiles)
     if players * tiles > N_TILES or not 1 <= players <= 4:  # FLUSH_DEALS assumes at most 4 hands
         raise TjsimError(f"deal-odds deals 1 to 4 hands of at most {N_TILES} tiles in all")
-    plan = np.zeros((players, 4 + tiles), dtype=np.int64)
+    plan = np.zeros((players, 3), dtype=np.int64)
     tables, offset = [], 0
     for p in range(players):
         n = N_TILES - p * tiles
         if n == tiles:
             plan[p, 0] = HAND_REST
-        elif n == N_TILES and tiles <= 16 and math.comb(n, tiles) > PATTERN_LIMIT:
-            plan[p, 0] = HAND_SPLIT
-            plan[p, 3:] = np.cumsum([math.comb(16, k) * math.comb(16, tiles - k) for k in range(tiles + 1)])
         elif math.comb(n, tiles) <= PATTERN_LIMIT:
             table = _pattern_table(n, tiles)
-            plan[p, :3] = (HAND_PATTERN, offset, table.size)
+            plan[p] = (HAND_PATTERN, offset, table.size)
             tables.append(table)
             offset += table.size
         else:
