@@ -194,3 +194,13 @@ def test_byte_table_events_match_a_tile_by_tile_definition():
         for _ in range(400):
             mask = int(sum(1 << int(b) for b in rng.choice(32, size, replace=False)))
             assert hand_events(mask) == _events_by_tiles(tile_list(mask)), tile_list(mask)
+
+
+def test_core_only_counts_the_same_core_columns():
+    """Counting only the INTERFACES.md events gives the same numbers for them, and nothing else."""
+    core = [e.col for e in select_events("core", 8)]
+    rest = [c for c in range(len(run_cell(preset("hk"), "left", PERFECT, "box", 10, 1).counts)) if c not in core]
+    for shuffle in (PERFECT, Shuffle("wash", 3)):
+        full = run_cell(preset("hk"), "heart", shuffle, "box", 3 * BLOCK + 17, 4).counts
+        only = run_cell(preset("hk"), "heart", shuffle, "box", 3 * BLOCK + 17, 4, core_only=True).counts
+        assert (only[core] == full[core]).all() and not only[rest].any() and full[rest].any()

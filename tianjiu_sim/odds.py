@@ -76,7 +76,7 @@ M_MIL_PAIR_LOW = sum(m & -m for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))
 assert all(m == 3 * (m & -m) for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))  # adjacent bits
 M_PAIR_LOW = M_CIVIL_PAIR_LOW | M_MIL_PAIR_LOW
 
-# Event groups for --events (the kernels count every event: evaluating them all costs no more).
+# Event groups for --events (the kernels count every event, or the core ones only: see run_cells).
 GROUPS = ("core", "extra", "lao", "erming", "pairs")
 
 # Count columns.
@@ -232,14 +232,17 @@ def _hand_events(h):
 
 
 @njit(cache=True, inline="always")
-def _count_hand(h, acc):
+def _count_hand(h, acc, core_only):
     """Add hand `h` to the accumulators (six words of 8-bit fields); returns (acc, its event bits).
 
-    Words: columns 0–7, 8–15 and 16–23, then the 老, 二名老 and pair-count histograms.
+    Words: columns 0–7, 8–15 and 16–23, then the 老, 二名老 and pair-count histograms. With
+    `core_only` only the first word (the INTERFACES.md events) is kept: half the work per hand.
     """
     w0, w1, w2, lh, eh, ph = acc
     ev, s = _hand_events(h)
     w0 += pdep(ev, BYTE_ONES)
+    if core_only:
+        return (w0, w1, w2, lh, eh, ph), ev
     w1 += pdep(ev >> np.uint64(8), BYTE_ONES)
     w2 += pdep(ev >> np.uint64(16), BYTE_ONES)
     one = np.uint64(1)
@@ -251,11 +254,13 @@ def _count_hand(h, acc):
 
 
 @njit(cache=True, inline="always")
-def _count_deal(dv, acc):
+def _count_deal(dv, acc, core_only):
     """Add a deal's deal events, from the OR `dv` of its hands' event bits, to the accumulators."""
     w0, w1, w2, lh, eh, ph = acc
     one = np.uint64(1)
     w0 += (dv & one) << np.uint64(8 * C_SUPREME_ANY)
+    if core_only:
+        return (w0, w1, w2, lh, eh, ph)
     w2 += (((dv >> np.uint64(C_QUARTET)) & one) << np.uint64(8 * (C_QUARTET_ANY - 16))
            | ((dv >> np.uint64(C_BONUS_CHANCE)) & one) << np.uint64(8 * (C_BONUS_ANY - 16)))
     return (w0, w1, w2, lh, eh, ph)
@@ -311,7 +316,7 @@ def _below(x, bits, n, s0, s1, s2, s3):
 
 @njit(cache=True, parallel=True)
 def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, starts,
-               hand_plan, patterns, out):
+               hand_plan, patterns, core_only, out):
     """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col].
 
     `starts` (int64[rows, 32]) holds the start orders of the imperfect shuffles: one row for
@@ -320,11 +325,12 @@ def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, ki
     base = first_block * BLOCK
     for bi in prange(n_blocks):
         _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base,
-                  hand_plan, patterns, out[bi])
+                  hand_plan, patterns, core_only, out[bi])
 
 
 @njit(cache=True)
-def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, hand_plan, patterns, row):
+def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, hand_plan, patterns, core_only,
+              row):
     """Deal block b (deal indices b·BLOCK … up to `total`) of a cell from its own stream; counts into `row`.
 
     `seq[p * tiles + i]` is the wall position of taker p's i-th tile (dealt positions are
@@ -336,7 +342,7 @@ def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, 
     lo = b * BLOCK
     hi = min(lo + BLOCK, total)
     if kind == SHUFFLE_PERFECT:
-        _block_uniform(st, hi - lo, players, tiles, hand_plan, patterns, row)
+        _block_uniform(st, hi - lo, players, tiles, hand_plan, patterns, core_only, row)
         return
     acc = ZERO_ACC
     order = np.empty(32, dtype=np.int64)
@@ -353,9 +359,9 @@ def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, 
             h = np.uint64(0)
             for i in range(p * tiles, (p + 1) * tiles):
                 h |= np.uint64(1) << np.uint64(order[seq[i]])
-            acc, ev = _count_hand(h, acc)
+            acc, ev = _count_hand(h, acc, core_only)
             dv |= ev
-        acc = _count_deal(dv, acc)
+        acc = _count_deal(dv, acc, core_only)
         pending += 1
         if pending == FLUSH_DEALS:
             acc = _flush(acc, row)
@@ -410,7 +416,7 @@ PATTERN_LIMIT = 1 << 20  # largest C(n, tiles) table kept (4 MB: stays in a core
 
 
 @njit(cache=True)
-def _block_uniform(st, deals, players, tiles, hand_plan, patterns, row):
+def _block_uniform(st, deals, players, tiles, hand_plan, patterns, core_only, row):
     """`deals` uniformly random deals (the hot loop of `deal-odds`); counts into `row`.
 
     Every event counts a hand's tiles only, so a uniform deal is a uniformly random partition
@@ -457,9 +463,9 @@ def _block_uniform(st, deals, players, tiles, hand_plan, patterns, row):
             if mode != HAND_DRAWN:
                 rem ^= h
                 left -= tiles
-            acc, ev = _count_hand(h, acc)
+            acc, ev = _count_hand(h, acc, core_only)
             dv |= ev
-        acc = _count_deal(dv, acc)
+        acc = _count_deal(dv, acc, core_only)
         pending += 1
         if pending == FLUSH_DEALS:
             acc = _flush(acc, row)
@@ -484,7 +490,7 @@ def _exact_item(a, b, tiles, row):
     """Add every hand whose two lowest tiles are a < b (the rest above b) to `row`."""
     acc = ZERO_ACC
     if b == 32:
-        acc, _ = _count_hand(np.int64(1) << a, acc)
+        acc, _ = _count_hand(np.int64(1) << a, acc, False)
         _flush(acc, row)
         return
     base = (np.int64(1) << a) | (np.int64(1) << b)
@@ -492,12 +498,12 @@ def _exact_item(a, b, tiles, row):
     room = 31 - b
     pending = 0
     if r == 0:
-        acc, _ = _count_hand(base, acc)
+        acc, _ = _count_hand(base, acc, False)
     elif r <= room:
         x = (np.int64(1) << r) - 1
         limit = np.int64(1) << room
         while x < limit:
-            acc, _ = _count_hand(base | (x << (b + 1)), acc)
+            acc, _ = _count_hand(base | (x << (b + 1)), acc, False)
             pending += 1
             if pending == FIELD_MAX:
                 acc = _flush(acc, row)
@@ -564,13 +570,13 @@ class _CellSpec:
     players: int
     tiles: int
 
-    def run_blocks(self, seed: int, first: int, nb: int, starts: np.ndarray) -> None:
+    def run_blocks(self, seed: int, first: int, nb: int, starts: np.ndarray, core_only: bool) -> None:
         """Count blocks first … first + nb − 1 into the cell."""
         out = np.zeros((nb, N_COLS), dtype=np.int64)
         sh = self.cell.shuffle
         _mc_kernel(np.int64(seed), np.int64(self.key), np.int64(first), np.int64(nb), np.int64(self.cell.deals),
                    self.seq, np.int64(self.players), np.int64(self.tiles), np.int64(sh.code), np.int64(sh.k),
-                   starts, *hand_plan(self.players, self.tiles), out)
+                   starts, *hand_plan(self.players, self.tiles), core_only, out)
         self.cell.add_blocks(out, first)
 
 
@@ -630,13 +636,14 @@ def previous_orders(rules, seed: int, first: int, n: int, policy: str = DEFAULT_
 
 
 def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: int, seed: int,
-              tick: Callable[[int], None] | None = None,
+              core_only: bool = False, tick: Callable[[int], None] | None = None,
               previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> list[Cell]:
     """Monte Carlo counts for (method, shuffle) cells of `deals` deals each, with per-block streams.
 
     Cells that start from the box order (and every perfect-shuffle cell) run one after the
     other from the box start row. Imperfect cells starting from `played` run together chunk by
-    chunk: the chunk's previous deals are played once and shared by all of them.
+    chunk: the chunk's previous deals are played once and shared by all of them. With
+    `core_only` only the core (INTERFACES.md) columns are counted; the others stay 0.
     """
     from .dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
 
@@ -661,7 +668,7 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
             continue
         for first in range(0, n_blocks, CHUNK_BLOCKS):
             nb = min(CHUNK_BLOCKS, n_blocks - first)
-            spec.run_blocks(seed, first, nb, box_start)
+            spec.run_blocks(seed, first, nb, box_start, core_only)
             if tick:
                 tick(_ticked(deals, first, nb))
     if played:
@@ -670,17 +677,17 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
             lo = first * BLOCK
             starts = previous_orders(rules, seed, lo, min(deals, lo + nb * BLOCK) - lo, previous_policy)
             for spec in played:
-                spec.run_blocks(seed, first, nb, starts)
+                spec.run_blocks(seed, first, nb, starts, core_only)
             if tick:
                 tick(_ticked(deals, first, nb) * len(played))
     return [spec.cell for spec in specs]
 
 
 def run_cell(rules, method: str, shuffle: Shuffle, from_: str, deals: int, seed: int,
-             tick: Callable[[int], None] | None = None,
+             core_only: bool = False, tick: Callable[[int], None] | None = None,
              previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> Cell:
     """Monte Carlo counts for one cell (`deals` deals) with per-block streams (see `run_cells`)."""
-    return run_cells(rules, [(method, shuffle)], from_, deals, seed, tick, previous_policy)[0]
+    return run_cells(rules, [(method, shuffle)], from_, deals, seed, core_only, tick, previous_policy)[0]
 
 
 def hand_events(mask: int, tiles: int | None = None) -> set[str]:
@@ -696,7 +703,7 @@ def _one_hand(h, row):
     """Counts of a single hand's events into `row`."""
     zero = np.uint64(0)
     acc = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
-    acc, _ = _count_hand(h, ZERO_ACC)
+    acc, _ = _count_hand(h, ZERO_ACC, False)
     _flush(acc, row)
 
 
@@ -897,7 +904,8 @@ def run_odds(rules, methods: Sequence[str], shuffles: Sequence[Shuffle], from_: 
              previous_policy: str = DEFAULT_PREVIOUS_POLICY) -> OddsRun:
     """Run every method × shuffle cell; exact values if asked (`exact`) or needed for deviations."""
     pairs = [(m, sh) for sh in shuffles for m in methods]
-    done = run_cells(rules, pairs, from_, deals, seed, tick, previous_policy)
+    core_only = all(e.group == "core" for e in events)
+    done = run_cells(rules, pairs, from_, deals, seed, core_only, tick, previous_policy)
     cells = {(m, sh.name): c for (m, sh), c in zip(pairs, done)}
     exact_values = (exact_probabilities(rules.players, rules.tiles_per_player, events)
                     if (exact or need_exact) else None)
