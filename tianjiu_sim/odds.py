@@ -465,6 +465,7 @@ def _block_uniform(st, deals, players, tiles, hand_plan, patterns, core_only, ro
                 left -= tiles
             acc, ev = _count_hand(h, acc, core_only)
             dv |= ev
+        # Written out as in _mc_block: an inlined helper for these lines measured 10% slower.
         acc = _count_deal(dv, acc, core_only)
         pending += 1
         if pending == FLUSH_DEALS:
