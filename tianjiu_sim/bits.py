@@ -37,6 +37,19 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
+@intrinsic
+def ctz(typingctx, x):
+    """Index of the lowest set bit of a non-zero integer (LLVM cttz: one tzcnt/bsf instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        """Emit llvm.cttz (a zero argument is undefined: callers only pass non-zero masks)."""
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return x(x), codegen
+
+
 def _cpu_has_bmi2() -> bool:
     """Whether numba compiles for a CPU with BMI2 (pdep): the host's, or the one NUMBA_CPU_* names."""
     from numba.core import config

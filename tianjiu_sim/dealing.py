@@ -15,7 +15,9 @@ from .rng import randbelow
 from .shuffles import apply_shuffle
 
 
-@njit(cache=True)
+# The per-deal functions are inlined into the kernels that deal: a call costs an atomic
+# reference-count update per array argument, which two threads dealing at once contend for.
+@njit(cache=True, inline="always")
 def shuffle_perfect(state, order):
     """Uniform Fisher–Yates shuffle of `order` (int64[32]) in place, from the top index down."""
     for i in range(order.shape[0] - 1, 0, -1):
@@ -25,23 +27,23 @@ def shuffle_perfect(state, order):
         order[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_rounds(order, players, tiles, round_size, hands):
     """Round dealing: each seat in turn takes `round_size` tiles from the top of `order`."""
     for p in range(players):
         hands[p] = 0
+    # Every seat has taken the same number of tiles at the start of a round, so a round gives
+    # each seat min(round_size, tiles - taken) tiles (no per-deal counter array).
     k = 0
-    taken = np.zeros(players, dtype=np.int64)
-    while k < players * tiles:
+    for taken in range(0, tiles, round_size):
+        n = min(round_size, tiles - taken)
         for p in range(players):
-            n = min(round_size, tiles - taken[p])
             for _ in range(n):
                 hands[p] |= np.uint32(1) << np.uint32(order[k])
                 k += 1
-            taken[p] += n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_perfect(state, players, tiles, round_size, order, hands):
     """Perfect shuffle then round dealing; `order` is int64[32] scratch, `hands` uint32[players]."""
     for i in range(32):
@@ -178,14 +180,14 @@ def make_plan(rules, method: str = ROUNDS, shuffle="perfect", from_: str = "box"
     return plan
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wall_first(dice_total, banker):
     """Seat of taker 1: the thrower (opposite the banker) counts 1, the D-th seat takes first."""
     thrower = (banker + 2) % 4
     return (thrower + dice_total - 1) % 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hands_from_order(plan, order, first, hands):
     """Give position k's tile to seat (first + taker(k)) mod players; undealt positions to nobody."""
     players = plan[PLAN_PLAYERS]
@@ -197,7 +199,7 @@ def hands_from_order(plan, order, first, hands):
             hands[(first + taker) % players] |= np.uint32(1) << np.uint32(order[k])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_for_banker(state, plan, banker, order, hands):
     """Deal one hand per seat by `plan` with `banker` on seat `banker`; returns the 牌頭 dice total (0 for rounds).
 

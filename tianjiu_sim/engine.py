@@ -29,7 +29,7 @@ from .strategies import (
     R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
     R_H_CASH, R_H_LEADMIN, R_H_LOSER, R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_STR,
     N_PLAYS, N_ROWS, ROW_BF, ROW_BFM, ROW_BL, ROW_BLM, ROW_BY_MASK, ROW_HB, ROW_LEAD_ORDER, ROW_PT,
-    ROW_TT, ROW_WEAK, ROW_WEAK_POS, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
+    ROW_TT, ROW_WEAK, ROW_WEAK_POS, ROW_LEAD_FROM, ROW_LO_MASK, ROW_LO_NEED, ROW_PARTNERS, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
 from .tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 
@@ -158,6 +158,18 @@ def build_tables(cat: Catalogue) -> np.ndarray:
     tab[ROW_LEAD_ORDER, :n] = lead_order
     tab[ROW_WEAK, :32] = weak
     tab[ROW_WEAK_POS, :32] = weak_pos
+    for k in range(5):
+        tab[ROW_LEAD_FROM, k] = sum(1 for p in lead_order if cat.size[p] > k)
+    tab[ROW_LO_MASK, :n] = pt[lead_order, P_MASK]
+    tab[ROW_LO_NEED, :n] = pt[lead_order, P_NEED]
+    pairs = [int(m) for m, k in zip(cat.mask, cat.size) if k == 2]
+    for b in range(32):
+        tab[ROW_PARTNERS, b] = np.bitwise_or.reduce([m & ~(1 << b) for m in pairs if m >> b & 1] or [0])
+    for m, k in zip(cat.mask, cat.size):
+        # combo_tiles relies on it: each tile of a larger play is in a two-tile play inside it.
+        m = int(m)
+        if k > 2 and any(not any(q >> b & 1 and q & m == q for q in pairs) for b in range(32) if m >> b & 1):
+            raise ValueError(f"play {m:#x}: a tile is in no two-tile play inside it (combo_tiles)")
     return tab
 
 

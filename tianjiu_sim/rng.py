@@ -30,7 +30,7 @@ def splitmix64(x):
     return x, z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call per deal costs atomic refcounts on `state`
 def seed_stream(state, seed, stream, index):
     """Reseed `state` (uint64[4]) for the given run seed, stream number and deal index."""
     x = np.uint64(seed)
@@ -61,12 +61,14 @@ def next_u64(state):
 def randbelow(state, n):
     """A random int in [0, n) for n < 2**32 (Lemire's multiply-shift with rejection)."""
     n64 = np.uint64(n)
-    threshold = (np.uint64(0x100000000) - n64) % n64
-    while True:
-        r = next_u64(state) >> np.uint64(32)
-        m = r * n64
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-            return np.int64(m >> np.uint64(32))
+    m = (next_u64(state) >> np.uint64(32)) * n64
+    # The rejection threshold (2**32 - n) % n is below n, so a low half >= n is always accepted:
+    # the (slow, 64-bit) division is only needed in the rare other case. Same draws as always.
+    if (m & np.uint64(0xFFFFFFFF)) < n64:
+        threshold = (np.uint64(0x100000000) - n64) % n64
+        while (m & np.uint64(0xFFFFFFFF)) < threshold:
+            m = (next_u64(state) >> np.uint64(32)) * n64
+    return np.int64(m >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")

@@ -31,7 +31,7 @@ def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") ->
     return make_plan(rules, method, shuffle, "box")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_hands(st, plan, banker, order, hands32):
     """Deal one deal's hands into hands32 (uint32[players]) as `plan` says — the only dealing hook."""
     deal_for_banker(st, plan, banker, order, hands32)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import popcount32
+from .bits import ctz, pdep, popcount
 from .rng import randbelow
 
 # ---------------------------------------------------------------------------
@@ -102,7 +102,11 @@ ROW_BY_MASK = 484   # every play ascending by mask
 ROW_LEAD_ORDER = 485  # greedy's strongest-first order
 ROW_WEAK = 486      # tile bits, weakest first (cols 0..31)
 ROW_WEAK_POS = 487  # col bit: the bit's place in ROW_WEAK
-N_ROWS = 488
+ROW_LEAD_FROM = 488  # col k: first place in ROW_LEAD_ORDER of a play of at most k tiles
+ROW_PARTNERS = 489  # col bit: the other tiles of every two-tile play with that tile
+ROW_LO_MASK = 490   # col i: mask of the play at place i of ROW_LEAD_ORDER
+ROW_LO_NEED = 491   # col i: its P_NEED
+N_ROWS = 492
 P_MASK = 0
 P_CLS = 1
 P_RANK = 2
@@ -153,7 +157,7 @@ def legal_leads(obs, tabs, buf):
     n = 0
     rest = hand
     while rest:
-        b = popcount32((rest & -rest) - 1)
+        b = ctz(rest)
         rest &= rest - 1
         for i in range(1, tabs[ROW_HB + b, 0] + 1):
             p = tabs[ROW_HB + b, i]
@@ -191,10 +195,7 @@ def legal_beats(obs, tabs, params, buf, by_mask_order):
 @njit(cache=True, inline="always")
 def nth_bit(mask, k):
     """Bit position of the k-th (0-based) set bit of mask, lowest first."""
-    m = mask
-    for _ in range(k):
-        m &= m - 1
-    return popcount32((m & -m) - 1)
+    return np.int64(ctz(pdep(np.uint64(1) << np.uint64(k), mask)))
 
 
 @njit(cache=True, inline="always")
@@ -226,7 +227,7 @@ def random_discard(hand, size, st):
     out = 0
     rest = hand
     for _ in range(size):
-        k = randbelow(st, popcount32(rest))
+        k = randbelow(st, popcount(rest))
         b = nth_bit(rest, k)
         out |= np.int64(1) << b
         rest &= ~(np.int64(1) << b)
@@ -257,13 +258,20 @@ def greedy_fold(obs, tabs, params, st):
 @njit(cache=True, inline="always")
 def greedy_lead(obs, tabs, params, st, buf):
     """Lead the strongest play: largest first, then the fewest plays that could beat it."""
+    # The first legal play in the static lead order (plays larger than the hand skipped): the
+    # same play as the legal lead of least P_LEADPOS, without listing the legal leads.
     pt = tabs
-    n = legal_leads(obs, tabs, buf)
-    best = buf[0]
-    for i in range(1, n):
-        if pt[buf[i], P_LEADPOS] < pt[best, P_LEADPOS]:
-            best = buf[i]
-    return best
+    hand = obs[O_HAND]
+    forced = obs[O_FORCED]
+    for i in range(tabs[ROW_LEAD_FROM, min(obs[O_HAND_SIZE], 4)], N_PLAYS):
+        # `holds` on the lead-ordered copies of the mask and need rows (no index indirection).
+        m = tabs[ROW_LO_MASK, i]
+        if (m & hand) == m and (tabs[ROW_LO_NEED, i] & hand) == 0:
+            p = tabs[ROW_LEAD_ORDER, i]
+            if forced != 0 and (pt[p, P_SIZE] != 1 or (m & forced) == 0):
+                continue
+            return p
+    return np.int64(-1)
 
 
 @njit(cache=True, inline="always")
@@ -273,12 +281,12 @@ def weakest_tiles(hand, size, tabs):
     w = np.int64(0)
     rest = hand
     while rest:
-        b = popcount32((rest & -rest) - 1)
+        b = ctz(rest)
         rest &= rest - 1
         w |= np.int64(1) << tabs[ROW_WEAK_POS, b]
     out = np.int64(0)
     for _ in range(size):
-        low = popcount32((w & -w) - 1)
+        low = ctz(w)
         w &= w - 1
         out |= np.int64(1) << tabs[ROW_WEAK, low]
     return out
@@ -308,25 +316,49 @@ def greedy_follow(obs, tabs, params, st, buf):
 @njit(cache=True, inline="always")
 def combo_tiles(hand, tabs):
     """Tiles of the hand that take part in some multi-tile play it can make."""
+    # A tile is in a multi-tile play of the hand iff it is in a two-tile play of the hand
+    # (build_tables checks that the two-tile plays inside every larger play cover it), i.e.
+    # iff the hand holds one of the tile's pair partners: one AND per tile, no play lists.
     out = np.int64(0)
     rest = hand
     while rest:
-        b = popcount32((rest & -rest) - 1)
+        b = ctz(rest)
         rest &= rest - 1
-        for i in range(1, tabs[ROW_HB + b, 0] + 1):
-            p = tabs[ROW_HB + b, i]
-            m = tabs[p, P_MASK]
-            if tabs[p, P_SIZE] >= 2 and (m & hand) == m:
-                out |= m
+        out |= np.int64((hand & tabs[ROW_PARTNERS, b]) != 0) << b
     return out
 
 
 @njit(cache=True, inline="always")
-def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen):
-    """Chance that some opponent holds a play beating `p` (beaters from rows row0…), tiles dealt at random."""
+def _hyper(opponents, opp_size, n_unseen):
+    """opponents × P(one opponent holds k given unseen tiles), k = 1…4, for `_threat` (0 where impossible)."""
+    # Computed once per decision instead of once per beater, multiplying in the same order as
+    # the per-beater loop did, so every threat is bit-for-bit the same float.
+    q1 = q2 = q3 = q4 = 0.0
+    q = float(opponents)
+    for j in range(4):
+        if j >= opp_size or j >= n_unseen:
+            break
+        q *= (opp_size - j) / (n_unseen - j)
+        if j == 0:
+            q1 = q
+        elif j == 1:
+            q2 = q
+        elif j == 2:
+            q3 = q
+        else:
+            q4 = q
+    return (q1, q2, q3, q4)
+
+
+@njit(cache=True, inline="always")
+def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen, hyp):
+    """Chance that some opponent holds a play beating `p` (beaters from rows row0…), tiles dealt at random.
+
+    `hyp` is `_hyper(opponents, opp_size, n_unseen)`.
+    """
     if pt[p, P_SIZE] == 1:
         # Singles: every beater is one unseen tile with the same chance, so (1 - q) ** count.
-        c = popcount32(unseen & pt[p, P_BEATU_LED if row0 == ROW_BL else P_BEATU_FOL])
+        c = popcount(unseen & pt[p, P_BEATU_LED if row0 == ROW_BL else P_BEATU_FOL])
         if c == 0:
             return 0.0
         q = opponents * opp_size / n_unseen
@@ -343,9 +375,7 @@ def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen):
         if k > opp_size:
             continue
         # Disjoint events "opponent j holds all k tiles": exactly opponents × hypergeometric term.
-        q = float(opponents)
-        for j in range(k):
-            q *= (opp_size - j) / (n_unseen - j)
+        q = hyp[k - 1]
         if q >= 1.0:
             return 1.0
         safe *= 1.0 - q
@@ -356,13 +386,14 @@ def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen):
 def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
     """Worth of keeping each tile of the hand (kv[bit]); low values are discarded first."""
     pt = tabs
+    hyp = _hyper(opponents, opp_size, n_unseen)
     rest = hand
     while rest:
-        b = popcount32((rest & -rest) - 1)
+        b = ctz(rest)
         rest &= rest - 1
         s = pt[ROW_TT + b, T_SINGLE]
         v = pt[ROW_TT + b, T_STR] / 100.0
-        v += 1.0 - _threat(pt, ROW_BL, s, unseen, opponents, opp_size, n_unseen)
+        v += 1.0 - _threat(pt, ROW_BL, s, unseen, opponents, opp_size, n_unseen, hyp)
         if combo & (np.int64(1) << b):
             v += 1.5
         kv[b] = v
@@ -376,7 +407,7 @@ def _pick_discard(hand, size, kv):
         bv = 1e9
         rest = hand & ~out
         while rest:
-            b = popcount32((rest & -rest) - 1)
+            b = ctz(rest)
             rest &= rest - 1
             if kv[b] < bv:
                 bv = kv[b]
@@ -442,9 +473,10 @@ def heuristic_lead(obs, tabs, params, st, buf):
             if pt[buf[i], P_CLS] == params[R_QUARTET_CLASS]:
                 return buf[i]
     unseen = _unseen(obs)
-    n_unseen = popcount32(unseen)
+    n_unseen = popcount(unseen)
     opponents = obs[O_ACTIVE] - 1
     combo = combo_tiles(hand, tabs)
+    hyp = _hyper(opponents, h, n_unseen)
     best = -1
     best_score = -1e9
     loser = -1
@@ -453,7 +485,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
         p = buf[i]
         m = pt[p, P_MASK]
         k = pt[p, P_SIZE]
-        win = 1.0 - _threat(pt, ROW_BL, p, unseen, opponents, h, n_unseen)
+        win = 1.0 - _threat(pt, ROW_BL, p, unseen, opponents, h, n_unseen, hyp)
         # A whole-hand lead is the 結 itself: the leader closes whenever it stands.
         if k == h:
             if win > 0.5:
@@ -492,7 +524,7 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
     size = pt[obs[O_LEAD_PLAY], P_SIZE]
     n = legal_beats(obs, tabs, params, buf, False)
     unseen = _unseen(obs)
-    n_unseen = popcount32(unseen)
+    n_unseen = popcount(unseen)
     to_act = obs[O_TO_ACT]
     h = obs[O_HAND_SIZE]
     combo = combo_tiles(hand, tabs)
@@ -505,12 +537,13 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
         if obs[O_DONG + seat] == 0 and h <= 4:
             need = 0.25
         fallback = -1
+        hyp = _hyper(to_act, h, n_unseen)
         for i in range(n):
             p = buf[i]
             m = pt[p, P_MASK]
             win = 1.0
             if to_act > 0:
-                win = 1.0 - _threat(pt, ROW_BF, p, unseen, to_act, h, n_unseen)
+                win = 1.0 - _threat(pt, ROW_BF, p, unseen, to_act, h, n_unseen, hyp)
             if win < need:
                 continue
             if size == 1 and (combo & m) != 0:
