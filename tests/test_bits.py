@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 from numba import njit
 
-from tianjiu_sim.bits import _pdep_portable, pdep, popcount
+from tianjiu_sim.bits import _pdep_portable, ctz, pdep, popcount
 
 
 def _pdep_python(src: int, mask: int) -> int:
@@ -34,3 +34,15 @@ def test_pdep_and_popcount_match_python(src, mask):
 def test_pdep_selects_the_rth_set_bit():
     m = 0b1011_0100
     assert [int(_both(np.uint64(1 << r), np.uint64(m))[0]) for r in range(4)] == [4, 16, 32, 128]
+
+
+@njit(cache=True)
+def _ctz(x):
+    return ctz(x), ctz(np.int64(x))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2**63 - 1))
+def test_ctz_is_the_lowest_set_bit(x):
+    a, b = _ctz(np.uint64(x))
+    assert int(a) == int(b) == (x & -x).bit_length() - 1

@@ -197,6 +197,13 @@ def _give(bonus, folded, btype, receiver, per):
 
 
 @njit(cache=True, inline="always")
+def _next_seat(seat, k, n_players):
+    """(seat + k) % n_players for 0 <= k < n_players, without an integer division (one per follower was ~10% of greedy)."""
+    s = seat + k
+    return s - n_players if s >= n_players else s
+
+
+@njit(cache=True, inline="always")
 def _has_multi(hand, tabs):
     return combo_tiles(hand, tabs) != 0
 
@@ -267,7 +274,7 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
     active = n_players
     if params[R_FOLD] != 0:
         for k in range(n_players):
-            s = (banker + k) % n_players
+            s = _next_seat(banker, k, n_players)
             obs[O_SEAT] = s
             obs[O_HAND] = hands[s]
             obs[O_HAND_SIZE] = tiles
@@ -282,7 +289,7 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
 
     leader = banker
     while folded[leader]:
-        leader = (leader + 1) % n_players
+        leader = _next_seat(leader, 1, n_players)
     h = tiles
     trick = 0
     sup = params[R_SUPREME_PLAY]
@@ -342,7 +349,7 @@ def play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
         n_beats = 0
         to_act = active - 1
         for k in range(1, n_players):
-            s = (leader + k) % n_players
+            s = _next_seat(leader, k, n_players)
             if folded[s]:
                 continue
             to_act -= 1

@@ -263,7 +263,10 @@ def greedy_lead(obs, tabs, params, st, buf):
     pt = tabs
     hand = obs[O_HAND]
     forced = obs[O_FORCED]
-    for i in range(tabs[ROW_LEAD_FROM, min(obs[O_HAND_SIZE], 4)], N_PLAYS):
+    # A play of k >= 2 tiles needs k tiles that are in multi-tile plays of the hand, so plays
+    # larger than that count (or the hand) cannot be held: start the scan after them.
+    k = min(obs[O_HAND_SIZE], popcount(combo_tiles(hand, tabs)), 4)
+    for i in range(tabs[ROW_LEAD_FROM, max(k, 1)], N_PLAYS):
         # `holds` on the lead-ordered copies of the mask and need rows (no index indirection).
         m = tabs[ROW_LO_MASK, i]
         if (m & hand) == m and (tabs[ROW_LO_NEED, i] & hand) == 0:
@@ -351,6 +354,25 @@ def _hyper(opponents, opp_size, n_unseen):
 
 
 @njit(cache=True, inline="always")
+def _pow_small(a, c):
+    """a ** c for 0 <= c < 64: numba's square-and-multiply for a float ** int, unrolled without branches.
+
+    Multiplying by 1.0 where a bit of c is 0 is exact, so the result is bit-for-bit `a ** c`
+    (the loop's data-dependent exit cost a mispredicted branch per call).
+    """
+    r = 1.0
+    for _ in range(6):
+        r *= a if c & 1 else 1.0
+        a *= a
+        c >>= 1
+    return r
+
+
+# T_STR (an integer 0…100) / 100.0 without a division (a global array is a compile-time constant).
+_PERCENT = np.arange(101) / 100.0
+
+
+@njit(cache=True, inline="always")
 def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen, hyp):
     """Chance that some opponent holds a play beating `p` (beaters from rows row0…), tiles dealt at random.
 
@@ -364,7 +386,7 @@ def _threat(pt, row0, p, unseen, opponents, opp_size, n_unseen, hyp):
         q = opponents * opp_size / n_unseen
         if q >= 1.0:
             return 1.0
-        return 1.0 - (1.0 - q) ** c
+        return 1.0 - _pow_small(1.0 - q, c)
     safe = 1.0
     for i in range(1, pt[row0 + p, 0] + 1):
         b = pt[row0 + p, i]
@@ -392,7 +414,7 @@ def _keep_values(hand, tabs, unseen, combo, opponents, opp_size, n_unseen, kv):
         b = ctz(rest)
         rest &= rest - 1
         s = pt[ROW_TT + b, T_SINGLE]
-        v = pt[ROW_TT + b, T_STR] / 100.0
+        v = _PERCENT[pt[ROW_TT + b, T_STR]]
         v += 1.0 - _threat(pt, ROW_BL, s, unseen, opponents, opp_size, n_unseen, hyp)
         if combo & (np.int64(1) << b):
             v += 1.5
