@@ -29,7 +29,8 @@ from .strategies import (
     R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
     R_H_CASH, R_H_LEADMIN, R_H_LOSER, R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR, T_STR,
     N_PLAYS, N_ROWS, ROW_BF, ROW_BFM, ROW_BL, ROW_BLM, ROW_BY_MASK, ROW_HB, ROW_LEAD_ORDER, ROW_PT,
-    ROW_TT, ROW_WEAK, ROW_WEAK_POS, ROW_LEAD_FROM, ROW_LO_MASK, ROW_LO_NEED, ROW_PARTNERS, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
+    ROW_TT, ROW_WEAK, ROW_WEAK_POS, ROW_LEAD_FROM, ROW_LO_MASK, ROW_LO_NEED, ROW_PARTNERS, ROW_SINGLE_LEADPOS, ROW_CHEAP_POS,
+    ROW_CHEAP_TILE, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
 from .tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 
@@ -165,6 +166,16 @@ def build_tables(cat: Catalogue) -> np.ndarray:
     pairs = [int(m) for m, k in zip(cat.mask, cat.size) if k == 2]
     for b in range(32):
         tab[ROW_PARTNERS, b] = np.bitwise_or.reduce([m & ~(1 << b) for m in pairs if m >> b & 1] or [0])
+    single_of = {int(cat.mask[p]).bit_length() - 1: p for p in range(n) if cat.size[p] == 1}
+    for b, p in single_of.items():
+        tab[ROW_SINGLE_LEADPOS, b] = lead_pos[p]
+    cheap = sorted(single_of, key=lambda b: (int(cat.rank[single_of[b]]), int(cat.mask[single_of[b]])))
+    tab[ROW_CHEAP_TILE, :32] = cheap
+    tab[ROW_CHEAP_POS, cheap] = np.arange(32)
+    # greedy_follow relies on it: only singles beat a single.
+    for rel in (cat.beats_led, cat.beats_follow):
+        if (rel[np.ix_(cat.size != 1, cat.size == 1)]).any():
+            raise ValueError("a multi-tile play beats a single (greedy_follow's single fast path)")
     for m, k in zip(cat.mask, cat.size):
         # combo_tiles relies on it: each tile of a larger play is in a two-tile play inside it.
         m = int(m)

@@ -106,7 +106,10 @@ ROW_LEAD_FROM = 488  # col k: first place in ROW_LEAD_ORDER of a play of at most
 ROW_PARTNERS = 489  # col bit: the other tiles of every two-tile play with that tile
 ROW_LO_MASK = 490   # col i: mask of the play at place i of ROW_LEAD_ORDER
 ROW_LO_NEED = 491   # col i: its P_NEED
-N_ROWS = 492
+ROW_SINGLE_LEADPOS = 492  # col bit: place in ROW_LEAD_ORDER of the tile's single
+ROW_CHEAP_POS = 493  # col bit: place of the tile's single in the cheapest-first order (rank, then mask)
+ROW_CHEAP_TILE = 494  # col place: the tile at that place
+N_ROWS = 495
 P_MASK = 0
 P_CLS = 1
 P_RANK = 2
@@ -260,21 +263,28 @@ def greedy_lead(obs, tabs, params, st, buf):
     """Lead the strongest play: largest first, then the fewest plays that could beat it."""
     # The first legal play in the static lead order (plays larger than the hand skipped): the
     # same play as the legal lead of least P_LEADPOS, without listing the legal leads.
-    pt = tabs
     hand = obs[O_HAND]
     forced = obs[O_FORCED]
-    # A play of k >= 2 tiles needs k tiles that are in multi-tile plays of the hand, so plays
-    # larger than that count (or the hand) cannot be held: start the scan after them.
-    k = min(obs[O_HAND_SIZE], popcount(combo_tiles(hand, tabs)), 4)
-    for i in range(tabs[ROW_LEAD_FROM, max(k, 1)], N_PLAYS):
-        # `holds` on the lead-ordered copies of the mask and need rows (no index indirection).
-        m = tabs[ROW_LO_MASK, i]
-        if (m & hand) == m and (tabs[ROW_LO_NEED, i] & hand) == 0:
-            p = tabs[ROW_LEAD_ORDER, i]
-            if forced != 0 and (pt[p, P_SIZE] != 1 or (m & forced) == 0):
-                continue
-            return p
-    return np.int64(-1)
+    singles = hand & forced if forced != 0 else hand  # a forced lead is a single of the suit
+    if forced == 0:
+        combo = combo_tiles(hand, tabs)
+        if combo != 0:
+            # Multi-tile plays come first in the lead order. A play of k tiles needs k tiles of
+            # `combo`, so larger plays are skipped; scan the multi-tile plays up to the singles.
+            k = min(obs[O_HAND_SIZE], popcount(combo), 4)
+            for i in range(tabs[ROW_LEAD_FROM, k], tabs[ROW_LEAD_FROM, 1]):
+                # `holds` on lead-ordered copies of the mask and need rows (no indirection).
+                m = tabs[ROW_LO_MASK, i]
+                if (m & hand) == m and (tabs[ROW_LO_NEED, i] & hand) == 0:
+                    return tabs[ROW_LEAD_ORDER, i]
+    # Singles: the tile whose single comes first in the lead order. Of two copies the lower
+    # comes first and is the canonical play, so no `holds` check is needed.
+    best = np.int64(N_PLAYS)
+    rest = singles
+    while rest:
+        best = min(best, tabs[ROW_SINGLE_LEADPOS, ctz(rest)])
+        rest &= rest - 1
+    return tabs[ROW_LEAD_ORDER, best]
 
 
 @njit(cache=True, inline="always")
@@ -303,7 +313,16 @@ def greedy_follow(obs, tabs, params, st, buf):
         w = obs[O_WIN_PLAY]
         row = (ROW_BL if obs[O_WIN_IS_LEAD] == 1 else ROW_BF) + w
         hand = obs[O_HAND]
-        if (hand & pt[w, P_BEATU_LED if obs[O_WIN_IS_LEAD] == 1 else P_BEATU_FOL]) != 0:
+        cand = hand & pt[w, P_BEATU_LED if obs[O_WIN_IS_LEAD] == 1 else P_BEATU_FOL]
+        if cand != 0 and pt[w, P_SIZE] == 1:
+            # Only singles beat a single (build_tables checks): the cheapest is the candidate
+            # tile first in the cheapest-first order; of two copies the lower, canonical one.
+            x = np.int64(0)
+            while cand:
+                x |= np.int64(1) << tabs[ROW_CHEAP_POS, ctz(cand)]
+                cand &= cand - 1
+            return pt[ROW_TT + tabs[ROW_CHEAP_TILE, ctz(x)], T_SINGLE], np.int64(0)
+        if cand != 0:
             for i in range(1, tabs[row, 0] + 1):
                 p = tabs[row, i]
                 if holds(pt, p, hand):
