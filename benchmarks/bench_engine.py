@@ -33,12 +33,15 @@ def main() -> None:
     print(f"numba {numba.__version__}, python {platform.python_version()}, "
           f"{numba.config.NUMBA_NUM_THREADS} threads available, {args.deals} deals per run (best of 3)")
     print()
-    print("| rules | policy | " + " | ".join(f"{t} thread{'s' if t > 1 else ''} (deals/s)" for t in threads) + " |")
-    print("|---|---|" + "---:|" * len(threads))
+    scaling = len(threads) > 1
+    print("| rules | policy | " + " | ".join(f"{t} thread{'s' if t > 1 else ''} (deals/s)" for t in threads)
+          + (" | 2 / 1 threads" if scaling else "") + " |")
+    print("|---|---|" + "---:|" * (len(threads) + scaling))
     for name in args.rules.split(","):
         rules = preset(name)
         for pol in args.policies.split(","):
-            cells = [f"{rate(rules, pol, args.deals, t):,.0f}" for t in threads]
+            rates = [rate(rules, pol, args.deals, t) for t in threads]
+            cells = [f"{r:,.0f}" for r in rates] + ([f"{rates[1] / rates[0]:.2f}x"] if scaling else [])
             print(f"| {name} | {pol} | " + " | ".join(cells) + " |", flush=True)
 
 
