@@ -13,6 +13,8 @@ from typing import Sequence
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from .dealing import ROUNDS, deal_for_banker, make_plan
 from .engine import (
@@ -37,8 +39,25 @@ def deal_hands(st, plan, banker, order, hands32):
     deal_for_banker(st, plan, banker, order, hands32)
 
 
+@intrinsic
+def _fetch_add1(typingctx, arr, idx):
+    """Atomically add 1 to arr[idx] (int64) and return the value it had (LLVM atomicrmw)."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and isinstance(idx, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        """Emit `atomicrmw add` on the element's address."""
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        i = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [i])
+        return builder.atomic_rmw("add", ptr, context.get_constant(types.int64, 1), "seq_cst")
+
+    return types.int64(arr, idx), codegen
+
+
 @njit(cache=True, parallel=True)
-def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params, tabs,
+def _run(seed, start, n, n_chunks, n_workers, plan, given, banker, streak, policies, params, tabs,
          out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
          out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
     """Play deals start … start+n-1 into rows 0 … n-1 of the outputs, chunks in parallel.
@@ -49,8 +68,13 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
     players = params[R_PLAYERS]
     per = (n + n_chunks - 1) // n_chunks
     record = rec_plays.shape[0] > 0
-    for c in prange(n_chunks):
-        # Scratch once per chunk: allocation per deal would cost as much as the deal.
+    # One prange iteration per thread; each takes the next chunk from a shared counter until
+    # none is left. prange alone gives each thread a fixed half of the chunks, so a thread
+    # sharing its core with another process held the whole run back (2 threads were then no
+    # faster than 1). Which thread plays a chunk does not change any result.
+    next_chunk = np.zeros(1, dtype=np.int64)
+    for _w in prange(n_workers):
+        # Scratch once per worker: allocation per deal would cost as much as the deal.
         st_deal = np.zeros(4, dtype=np.uint64)
         st_play = np.zeros(4, dtype=np.uint64)
         st_dice = np.zeros(4, dtype=np.uint64)
@@ -58,35 +82,39 @@ def _run(seed, start, n, n_chunks, plan, given, banker, streak, policies, params
         hands32 = np.zeros(players, dtype=np.uint32)
         hands0 = np.zeros(players, dtype=np.int64)
         obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
-        cnt = counts[c]
-        lo = c * per
-        hi = min(n, lo + per)
-        for i in range(lo, hi):
-            d = start + i
-            if given.shape[0] > 0:
-                g = i % given.shape[0]
+        while True:
+            c = _fetch_add1(next_chunk, 0)
+            if c >= n_chunks:
+                break
+            cnt = counts[c]
+            lo = c * per
+            hi = min(n, lo + per)
+            for i in range(lo, hi):
+                d = start + i
+                if given.shape[0] > 0:
+                    g = i % given.shape[0]
+                    for s in range(players):
+                        hands0[s] = given[g, s]
+                else:
+                    seed_stream(st_deal, seed, STREAM_DEAL, d)
+                    deal_hands(st_deal, plan, banker, order, hands32)
+                    for s in range(players):
+                        hands0[s] = np.int64(hands32[s])
+                seed_stream(st_play, seed, STREAM_PLAY, d)
+                seed_stream(st_dice, seed, STREAM_DICE, d)
+                closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
+                                   obs, buf, kv, hands, dong, folded, pay, bonus,
+                                   rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
+                out_closer[i] = closer
+                if record:
+                    for s in range(players):
+                        out_hands[i, s] = hands0[s]
                 for s in range(players):
-                    hands0[s] = given[g, s]
-            else:
-                seed_stream(st_deal, seed, STREAM_DEAL, d)
-                deal_hands(st_deal, plan, banker, order, hands32)
-                for s in range(players):
-                    hands0[s] = np.int64(hands32[s])
-            seed_stream(st_play, seed, STREAM_PLAY, d)
-            seed_stream(st_dice, seed, STREAM_DICE, d)
-            closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
-                               obs, buf, kv, hands, dong, folded, pay, bonus,
-                               rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
-            out_closer[i] = closer
-            if record:
-                for s in range(players):
-                    out_hands[i, s] = hands0[s]
-            for s in range(players):
-                out_pay[i, s] = pay[s]
-                out_dong[i, s] = dong[s]
-                out_folded[i, s] = folded[s] != 0
-                for t in range(3):
-                    out_bonus[i, s, t] = bonus[s, t]
+                    out_pay[i, s] = pay[s]
+                    out_dong[i, s] = dong[s]
+                    out_folded[i, s] = folded[s] != 0
+                    for t in range(3):
+                        out_bonus[i, s, t] = bonus[s, t]
 
 
 _NO_HANDS = np.zeros((0, 0), dtype=np.int64)
@@ -155,7 +183,7 @@ def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, st
     n_cls = int(params[R_NCLASSES])
     counts = np.zeros((n_chunks, 3, n_cls), dtype=np.int64)
     if deals > 0:
-        _run(np.uint64(seed), start, deals, n_chunks, plan, given, banker, streak, pol, params, tabs,
+        _run(np.uint64(seed), start, deals, n_chunks, min(n_chunks, numba.get_num_threads()), plan, given, banker, streak, pol, params, tabs,
              pay, dong, closer, bonus, folded, counts, _NO_HANDS, _NO_PLAYS, _NO_TRICKS, _NO_BONUS, _NO_N)
     return DealResults(pay, dong, closer, bonus, folded, counts.sum(axis=0), start)
 
@@ -184,7 +212,7 @@ def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: i
     rec_bonus = np.zeros((n, MAX_BONUS, 4), dtype=np.int64)
     rec_n = np.zeros((n, 3), dtype=np.int64)
     if n > 0:
-        _run(np.uint64(seed), start, n, 1, deal_plan(rules, method, shuffle), given, banker, streak,
+        _run(np.uint64(seed), start, n, 1, 1, deal_plan(rules, method, shuffle), given, banker, streak,
              pol, params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
              out_hands, rec_plays, rec_tricks, rec_bonus, rec_n)
     given_labels = hands is not None
