@@ -38,6 +38,7 @@ from itertools import combinations, product
 from typing import Callable, Sequence
 
 import numpy as np
+import numba
 from numba import njit, prange
 
 from .bits import pdep
@@ -47,6 +48,7 @@ from .errors import TjsimError
 from .rng import STREAM_DEAL, seed_stream
 from .session import gather_played
 from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
+from .threads import fetch_add1
 from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
 
@@ -316,16 +318,24 @@ def _below(x, bits, n, s0, s1, s2, s3):
 
 @njit(cache=True, parallel=True)
 def _mc_kernel(seed, cell, first_block, n_blocks, total, seq, players, tiles, kind, k, starts,
-               hand_plan, patterns, core_only, out):
+               hand_plan, patterns, core_only, n_workers, out):
     """Count events for blocks first_block … first_block+n_blocks−1 of a cell into out[block, col].
 
     `starts` (int64[rows, 32]) holds the start orders of the imperfect shuffles: one row for
     every deal, or one row per deal index first_block·BLOCK, first_block·BLOCK + 1, ….
     """
     base = first_block * BLOCK
-    for bi in prange(n_blocks):
-        _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base,
-                  hand_plan, patterns, core_only, out[bi])
+    # One prange iteration per thread, each claiming the next block from a shared counter:
+    # a plain prange gives each thread a fixed half of the blocks, so a thread whose core is
+    # busy with another process holds the whole call back. Blocks own their streams and rows,
+    # so which thread deals a block changes nothing.
+    next_block = np.zeros(1, dtype=np.int64)
+    for _w in prange(min(n_blocks, n_workers)):
+        bi = fetch_add1(next_block, 0)
+        while bi < n_blocks:
+            _mc_block(seed, cell, first_block + bi, total, seq, players, tiles, kind, k, starts, base,
+                      hand_plan, patterns, core_only, out[bi])
+            bi = fetch_add1(next_block, 0)
 
 
 @njit(cache=True)
@@ -577,7 +587,7 @@ class _CellSpec:
         sh = self.cell.shuffle
         _mc_kernel(np.int64(seed), np.int64(self.key), np.int64(first), np.int64(nb), np.int64(self.cell.deals),
                    self.seq, np.int64(self.players), np.int64(self.tiles), np.int64(sh.code), np.int64(sh.k),
-                   starts, *hand_plan(self.players, self.tiles), core_only, out)
+                   starts, *hand_plan(self.players, self.tiles), core_only, np.int64(numba.get_num_threads()), out)
         self.cell.add_blocks(out, first)
 
 

@@ -13,8 +13,6 @@ from typing import Sequence
 import numba
 import numpy as np
 from numba import njit, prange
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from .dealing import ROUNDS, deal_for_banker, make_plan
 from .engine import (
@@ -24,6 +22,7 @@ from .errors import TjsimError
 from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
 from .rules import RuleSet
 from .strategies import POLICIES, R_NCLASSES, R_PLAYERS
+from .threads import fetch_add1, set_threads
 
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
@@ -37,23 +36,6 @@ def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") ->
 def deal_hands(st, plan, banker, order, hands32):
     """Deal one deal's hands into hands32 (uint32[players]) as `plan` says — the only dealing hook."""
     deal_for_banker(st, plan, banker, order, hands32)
-
-
-@intrinsic
-def _fetch_add1(typingctx, arr, idx):
-    """Atomically add 1 to arr[idx] (int64) and return the value it had (LLVM atomicrmw)."""
-    if not (isinstance(arr, types.Array) and arr.dtype == types.int64 and isinstance(idx, types.Integer)):
-        return None
-
-    def codegen(context, builder, signature, args):
-        """Emit `atomicrmw add` on the element's address."""
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        i = context.cast(builder, args[1], signature.args[1], types.intp)
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [i])
-        return builder.atomic_rmw("add", ptr, context.get_constant(types.int64, 1), "seq_cst")
-
-    return types.int64(arr, idx), codegen
 
 
 @njit(cache=True, parallel=True)
@@ -83,7 +65,7 @@ def _run(seed, start, n, n_chunks, n_workers, plan, given, banker, streak, polic
         hands0 = np.zeros(players, dtype=np.int64)
         obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
         while True:
-            c = _fetch_add1(next_chunk, 0)
+            c = fetch_add1(next_chunk, 0)
             if c >= n_chunks:
                 break
             cnt = counts[c]
@@ -173,7 +155,7 @@ def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, st
     given = _given(hands, players)
     plan = deal_plan(rules, method, shuffle)
     if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+        set_threads(threads)
     n_chunks = max(1, min(256, deals // 1000))
     pay = np.zeros((deals, players), dtype=np.int32)
     dong = np.zeros((deals, players), dtype=np.int8)
