@@ -109,9 +109,9 @@ def kernel(deals: int) -> None:
     import numba
 
     from tianjiu_sim import preset
-    from tianjiu_sim.odds import run_cell
-    from tianjiu_sim.shuffles import Shuffle
-    from tianjiu_sim.threads import set_threads
+    from tianjiu_sim.sim.odds import run_cell
+    from tianjiu_sim.kernels.shuffles import Shuffle
+    from tianjiu_sim.kernels.threads import set_threads
 
     rules = preset("hk")
     run_cell(rules, "left", Shuffle("perfect"), "box", 100_000, 1)  # load the cached kernels

@@ -7,8 +7,8 @@ import time
 
 import numba
 
-from tianjiu_sim.rules import preset
-from tianjiu_sim.runner import run_deals
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.sim.runner import run_deals
 
 
 def rate(rules, policy: str, deals: int, threads: int, repeats: int = 3) -> float:

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tianjiu_sim.backends import run_experiment, run_task, tasks_iter  # noqa: E402
-from tianjiu_sim.chunks import ResultsFolder  # noqa: E402
-from tianjiu_sim.experiment import load_experiment  # noqa: E402
+from tianjiu_sim.experiments.backends import run_experiment, run_task, tasks_iter  # noqa: E402
+from tianjiu_sim.experiments.chunks import ResultsFolder  # noqa: E402
+from tianjiu_sim.experiments.experiment import load_experiment  # noqa: E402
 
 ODDS = """\
 name = "bench_odds"

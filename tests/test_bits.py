@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 from numba import njit
 
-from tianjiu_sim.bits import _pdep_portable, ctz, pdep, popcount
+from tianjiu_sim.kernels.bits import _pdep_portable, ctz, pdep, popcount
 
 
 def _pdep_python(src: int, mask: int) -> int:

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from tianjiu_sim.catalogue import catalogue
-from tianjiu_sim.rules import preset
-from tianjiu_sim.tiles import parse_hand, tile_list
+from tianjiu_sim.game.catalogue import catalogue
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.game.tiles import parse_hand, tile_list
 
 # Written by hand from RULES.md §3.1/§3.2: classes, plays strongest first, '=' for equal rank.
 _COMBOS = {

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import assert_user_error, run_cli
-from tianjiu_sim.rules import preset
+from tianjiu_sim.game.rules import preset
 from trace_validator import validate_trace
 
 DEAL = ("6-6 6-6 6-3 5-4 1-1 1-1 6-2 5-3 | 4-4 4-4 5-2 4-3 3-1 3-1 3-2 4-1 | "

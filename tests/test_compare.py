@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from conftest import assert_user_error, run_cli
-from tianjiu_sim.analysis import (compare_json, compare_summary, compare_tables, dealt_hands,
+from tianjiu_sim.sim.analysis import (compare_json, compare_summary, compare_tables, dealt_hands,
                                   play_hands, run_compare)
-from tianjiu_sim.duplicate import rotation_table
+from tianjiu_sim.sim.duplicate import rotation_table
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.rules import preset
-from tianjiu_sim.runner import run_deals
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.sim.runner import run_deals
 
 LADDER = ["heuristic", "greedy", "random"]
 
@@ -111,7 +111,7 @@ def test_csv_holds_exactly_the_numbers_in_the_terminal(tmp_path):
 
 
 def test_out_dir_results_folder_and_plots(tmp_path):
-    from tianjiu_sim.strategy_plots import strategy_sections
+    from tianjiu_sim.output.strategy_plots import strategy_sections
 
     folder = tmp_path / "cmp"
     res = run_cli("compare", "--policies", "heuristic,greedy,random", "--deals", "600", "--seed", "3",
@@ -130,7 +130,7 @@ def test_out_dir_results_folder_and_plots(tmp_path):
 def test_parquet_without_pyarrow_is_a_clear_error(monkeypatch, tmp_path):
     import pandas as pd
 
-    from tianjiu_sim import tidy
+    from tianjiu_sim.experiments import tidy
 
     real = tidy.importlib.util.find_spec
     monkeypatch.setattr(tidy.importlib.util, "find_spec", lambda n, *a: None if n == "pyarrow" else real(n, *a))

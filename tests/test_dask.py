@@ -51,8 +51,8 @@ def test_dask_in_process_cluster_matches_local(tmp_path):
     """The library entry point on an explicit LocalCluster of 2 worker processes, via its address."""
     from distributed import LocalCluster
 
-    from tianjiu_sim.backends import run_experiment
-    from tianjiu_sim.experiment import load_experiment
+    from tianjiu_sim.experiments.backends import run_experiment
+    from tianjiu_sim.experiments.experiment import load_experiment
 
     exp_path = tmp_path / "e.toml"
     exp_path.write_text(EXP.replace("deals = 5000", "deals = 2000"), encoding="utf-8")

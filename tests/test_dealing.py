@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from tianjiu_sim import preset
-from tianjiu_sim.dealing import (METHODS, WALL_METHODS, deal, deal_for_banker, deal_perfect, make_plan,
+from tianjiu_sim.kernels.dealing import (METHODS, WALL_METHODS, deal, deal_for_banker, deal_perfect, make_plan,
                                  round_takes, wall_first, wall_takes)
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.rng import STREAM_DEAL, new_state, randbelow, seed_stream
-from tianjiu_sim.shuffles import below, parse_shuffle, riffle, wash
+from tianjiu_sim.kernels.rng import STREAM_DEAL, new_state, randbelow, seed_stream
+from tianjiu_sim.kernels.shuffles import below, parse_shuffle, riffle, wash
 
 S1, S2, S3, S4 = [0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]
 S5, S6, S7, S8 = [16, 17, 18, 19], [20, 21, 22, 23], [24, 25, 26, 27], [28, 29, 30, 31]

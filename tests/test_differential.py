@@ -2,7 +2,7 @@
 produce IDENTICAL traces for the `random` strategy, and every strategy's traces must pass
 the independent validator.
 
-Skipped until `tianjiu_sim.runner.simulate_traces` exists. Mismatches are reported with
+Skipped until `tianjiu_sim.sim.runner.simulate_traces` exists. Mismatches are reported with
 the first differing field so a failing deal can be written up in docs/differential-findings.md.
 """
 from __future__ import annotations
@@ -19,15 +19,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from trace_validator import validate_trace  # noqa: E402
 
-from tianjiu_sim.reference import deal_reference, play_deal_reference, replay  # noqa: E402
-from tianjiu_sim.rules import preset  # noqa: E402
+from tianjiu_sim.game.reference import deal_reference, play_deal_reference, replay  # noqa: E402
+from tianjiu_sim.game.rules import preset  # noqa: E402
 
 try:
-    from tianjiu_sim.runner import simulate_traces  # noqa: E402
+    from tianjiu_sim.sim.runner import simulate_traces  # noqa: E402
 except ImportError:  # the engine is not there yet
     simulate_traces = None
 
-pytestmark = pytest.mark.skipif(simulate_traces is None, reason="tianjiu_sim.runner.simulate_traces not available")
+pytestmark = pytest.mark.skipif(simulate_traces is None, reason="tianjiu_sim.sim.runner.simulate_traces not available")
 
 
 def _bonuses_off(r):
@@ -161,7 +161,7 @@ STACKED = {
 
 
 def _bit_of(pips, taken):
-    from tianjiu_sim.tiles import KIND_BITS, KIND_BY_PIPS
+    from tianjiu_sim.game.tiles import KIND_BITS, KIND_BY_PIPS
     return next(b for b in KIND_BITS[KIND_BY_PIPS[pips].index] if not taken >> b & 1)
 
 

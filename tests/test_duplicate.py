@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tianjiu_sim.duplicate import estimate, per_deal_means, rotation_table
+from tianjiu_sim.sim.duplicate import estimate, per_deal_means, rotation_table
 
 
 @pytest.mark.parametrize("k,n", [(2, 4), (3, 4), (4, 4), (3, 3), (2, 2)])

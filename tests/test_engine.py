@@ -6,12 +6,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tianjiu_sim.catalogue import catalogue
-from tianjiu_sim.engine import BONUS_TYPES, C_BEATEN, C_LED
-from tianjiu_sim.reference import settle_reference
-from tianjiu_sim.rules import preset
-from tianjiu_sim.runner import run_deals, simulate_traces
-from tianjiu_sim.tiles import parse_deal
+from tianjiu_sim.game.catalogue import catalogue
+from tianjiu_sim.kernels.engine import BONUS_TYPES, C_BEATEN, C_LED
+from tianjiu_sim.game.reference import settle_reference
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.sim.runner import run_deals, simulate_traces
+from tianjiu_sim.game.tiles import parse_deal
 
 from trace_validator import validate_trace
 

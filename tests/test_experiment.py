@@ -99,7 +99,7 @@ def test_exact_values_and_interval(reference_run):
 
 
 def test_cell_seeds_spawn():
-    from tianjiu_sim.experiment import cell_seed
+    from tianjiu_sim.experiments.experiment import cell_seed
 
     seeds = [cell_seed(5, i) for i in range(4)]
     children = np.random.SeedSequence(5).spawn(4)
@@ -108,7 +108,7 @@ def test_cell_seeds_spawn():
 
 
 def test_chunks_cover_every_deal_once(tmp_path):
-    from tianjiu_sim.experiment import load_experiment
+    from tianjiu_sim.experiments.experiment import load_experiment
 
     exp = load_experiment(write(tmp_path, "e.toml", ODDS.format(chunk=700)))
     for cell in exp.cells:
@@ -118,7 +118,7 @@ def test_chunks_cover_every_deal_once(tmp_path):
 
 
 def test_players_axis(tmp_path):
-    from tianjiu_sim.experiment import load_experiment
+    from tianjiu_sim.experiments.experiment import load_experiment
 
     exp = load_experiment(write(tmp_path, "p.toml", 'measure = "payments"\nseed = 1\ndeals = 5\n[grid]\n'
                                                     'rules = ["folk"]\nplayers = [2, 3, 4]\n'))
@@ -129,7 +129,7 @@ def test_players_axis(tmp_path):
 
 
 def test_grid_axes_and_rule_overrides(tmp_path):
-    from tianjiu_sim.experiment import load_experiment
+    from tianjiu_sim.experiments.experiment import load_experiment
 
     exp = load_experiment(write(tmp_path, "g.toml", """\
 measure = "payments"
@@ -182,7 +182,7 @@ def test_bad_files_exit_2_with_file_line_key(case, tmp_path):
     res = run_cli("experiment", "run", str(path), "--out", str(tmp_path / "o"))
     assert_user_error(res, *fragments)
     assert not (tmp_path / "o").exists()
-    from tianjiu_sim.experiment import parse_experiment
+    from tianjiu_sim.experiments.experiment import parse_experiment
 
     exp, problems = parse_experiment(path)
     assert exp is None and problems
@@ -232,7 +232,7 @@ def test_engine_measures_run(tmp_path):
     """The engine plug-ins (payments, strategy ladder, bonus value) run and combine."""
     import pandas as pd
 
-    pytest.importorskip("tianjiu_sim.runner")
+    pytest.importorskip("tianjiu_sim.sim.runner")
     path = write(tmp_path, "lad.toml", """\
 measure = "strategy_ladder"
 seed = 2

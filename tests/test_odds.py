@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from tianjiu_sim import preset
-from tianjiu_sim.odds import (BLOCK, C_SUPREME, all_events, chi2_sf, exact_deal_any,
+from tianjiu_sim.sim.odds import (BLOCK, C_SUPREME, all_events, chi2_sf, exact_deal_any,
                               exact_hand_counts, exact_probabilities, hand_events, homogeneity,
                               per_deal_variance, run_cell, run_odds, select_events, DEAL_EVENT_SETS)
-from tianjiu_sim.shuffles import Shuffle
+from tianjiu_sim.kernels.shuffles import Shuffle
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.tiles import parse_hand
+from tianjiu_sim.game.tiles import parse_hand
 
 PERFECT = Shuffle("perfect")
 
@@ -123,7 +123,7 @@ def test_methods_differ_with_wash5_from_box_but_not_with_perfect():
 
 
 def test_homogeneity_statistic():
-    from tianjiu_sim.odds import Cell, N_COLS
+    from tianjiu_sim.sim.odds import Cell, N_COLS
 
     def cell(hits, deals):
         counts = np.zeros(N_COLS, dtype=np.int64)
@@ -187,7 +187,7 @@ def _events_by_tiles(hand: list[str]) -> set[str]:
 
 def test_byte_table_events_match_a_tile_by_tile_definition():
     """The kernels' byte-table evaluation against the events written out per tile, on random hands."""
-    from tianjiu_sim.tiles import tile_list
+    from tianjiu_sim.game.tiles import tile_list
 
     rng = np.random.default_rng(5)
     for size in (8, 10, 8, 10, 1, 15):

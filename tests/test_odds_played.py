@@ -9,7 +9,7 @@ import numpy as np
 from conftest import run_cli
 
 from tianjiu_sim import preset
-from tianjiu_sim.odds import (
+from tianjiu_sim.sim.odds import (
     BLOCK,
     exact_probabilities,
     previous_orders,
@@ -17,7 +17,7 @@ from tianjiu_sim.odds import (
     run_odds,
     select_events,
 )
-from tianjiu_sim.shuffles import Shuffle
+from tianjiu_sim.kernels.shuffles import Shuffle
 
 PERFECT = Shuffle("perfect")
 NONE = Shuffle("none")

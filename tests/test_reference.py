@@ -19,13 +19,13 @@ from hypothesis import given, settings, strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from trace_validator import TraceInvalid, validate_trace  # noqa: E402
 
-from tianjiu_sim.reference import (  # noqa: E402
+from tianjiu_sim.game.reference import (  # noqa: E402
     IllegalAction, all_plays, beats, classify, classify_pips, deal_reference, dice_suit, legal_leads,
     play_deal_reference, replay, settle_reference,
 )
-from tianjiu_sim.rng import STREAM_DICE, randbelow, seed_stream  # noqa: E402
-from tianjiu_sim.rules import preset  # noqa: E402
-from tianjiu_sim.tiles import parse_hand  # noqa: E402
+from tianjiu_sim.kernels.rng import STREAM_DICE, randbelow, seed_stream  # noqa: E402
+from tianjiu_sim.game.rules import preset  # noqa: E402
+from tianjiu_sim.game.tiles import parse_hand  # noqa: E402
 
 HK = preset("hk")
 

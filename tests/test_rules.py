@@ -4,7 +4,7 @@ import dataclasses
 import pytest
 
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.rules import SETTING_KEYS, load_rules, preset
+from tianjiu_sim.game.rules import SETTING_KEYS, load_rules, preset
 
 from conftest import assert_user_error
 

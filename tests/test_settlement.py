@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.rules import preset
-from tianjiu_sim.settlement import settle
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.game.settlement import settle
 
 from conftest import assert_user_error
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tianjiu_sim import strategies
-from tianjiu_sim.bits import popcount
-from tianjiu_sim.engine import pack_params, tables
-from tianjiu_sim.rules import preset
-from tianjiu_sim.runner import policy_ids, run_deals, simulate_traces
+from tianjiu_sim.strategies import bots as strategies
+from tianjiu_sim.kernels.bits import popcount
+from tianjiu_sim.kernels.engine import pack_params, tables
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.sim.runner import policy_ids, run_deals, simulate_traces
 from tianjiu_sim.errors import TjsimError
 
 
@@ -39,7 +39,7 @@ def test_heuristic_rules_are_documented():
 
 def test_random_matches_reference_draw_for_draw():
     """Spot check of CONTRACTS.md `random` against the pure-Python reference engine."""
-    reference = pytest.importorskip("tianjiu_sim.reference")
+    reference = pytest.importorskip("tianjiu_sim.game.reference")
     for name, players in (("hk", 4), ("folk", 4), ("folk", 3)):
         rules = preset(name, players)
         for tr in simulate_traces(rules, ["random"], 77, 40):

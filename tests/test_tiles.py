@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.tiles import (BB_CIVIL, BB_LAO, BB_MILITARY, BB_SUPREME, FULL_MASK, KINDS, Hand,
+from tianjiu_sim.game.tiles import (BB_CIVIL, BB_LAO, BB_MILITARY, BB_SUPREME, FULL_MASK, KINDS, Hand,
                                format_deal, format_hand, parse_deal, parse_hand, popcount)
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from conftest import assert_user_error, run_cli
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.rules import preset
-from tianjiu_sim.tiles import kind_mask, parse_deal, popcount
-from tianjiu_sim.value import exchange, holdings, parse_bonus, parse_feature, run_value, value_summary
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.game.tiles import kind_mask, parse_deal, popcount
+from tianjiu_sim.sim.value import exchange, holdings, parse_bonus, parse_feature, run_value, value_summary
 
 DEAL = ("6-6 6-6 4-2 2-1 5-5 3-3 2-2 6-5 | 1-1 1-1 4-4 4-4 3-1 3-1 6-4 6-4 | "
         "6-3 5-4 6-2 5-3 5-2 4-3 3-2 4-1 | 6-1 6-1 5-1 5-1 5-5 3-3 2-2 6-5")
@@ -118,7 +118,7 @@ def test_same_seed_same_output_for_any_thread_count():
 
 
 def test_csv_and_terminal_agree_and_results_folder(tmp_path):
-    from tianjiu_sim.strategy_plots import strategy_sections
+    from tianjiu_sim.output.strategy_plots import strategy_sections
 
     args = ["value", "--feature", "supreme", "--deals", "600", "--seed", "2"]
     table = run_cli(*args)

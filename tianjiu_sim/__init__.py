@@ -4,8 +4,8 @@ from ._numba_cache import configure as _configure_numba_cache
 _configure_numba_cache()
 
 # ruff: noqa: E402
-from .tiles import Hand, parse_deal, parse_hand, format_hand
-from .rules import RuleSet, load_rules, preset
+from .game.tiles import Hand, parse_deal, parse_hand, format_hand
+from .game.rules import RuleSet, load_rules, preset
 
 __version__ = "0.1.0"
 __all__ = ["Hand", "parse_deal", "parse_hand", "format_hand", "RuleSet", "load_rules", "preset", "__version__"]

@@ -63,9 +63,9 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
       tjsim compare --policies heuristic,greedy --rules folk --until-stderr 0.02
       tjsim compare --policies heuristic,greedy,random --format csv --out compare.csv
     """
-    from ..analysis import compare_summary, compare_tables, run_compare  # noqa: PLC0415
-    from ..dealing import make_plan  # noqa: PLC0415
-    from ..runner import policy_ids  # noqa: PLC0415
+    from ..sim.analysis import compare_summary, compare_tables, run_compare  # noqa: PLC0415
+    from ..kernels.dealing import make_plan  # noqa: PLC0415
+    from ..sim.runner import policy_ids  # noqa: PLC0415
 
     rules = resolve_rules(rules_spec, players)
     names = split_policies(policies_text)
@@ -84,7 +84,7 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
     if threads is not None and threads < 1:
         raise TjsimError(f"--threads must be at least 1, got {threads}")
     if out is not None and out.lower().endswith(".parquet"):
-        from ..tidy import require_parquet  # noqa: PLC0415
+        from ..experiments.tidy import require_parquet  # noqa: PLC0415
 
         require_parquet()
 
@@ -98,7 +98,7 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
               "until_stderr": until_stderr, "max_deals": max_deals if until_stderr is not None else None,
               "stopped_by": stopped, "settings": rules.describe()}
     if out_dir:
-        from ..tidy import display_frame, write_results  # noqa: PLC0415
+        from ..experiments.tidy import display_frame, write_results  # noqa: PLC0415
 
         write_results(out_dir, "compare", config, seed,
                       {**tables, "compare_summary": display_frame(public_summary(summary))})
@@ -112,8 +112,8 @@ def public_summary(summary):
 
 def emit_compare(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the comparison as a table, CSV (or Parquet by --out suffix) or JSON."""
-    from ..analysis import compare_json  # noqa: PLC0415
-    from ..tidy import csv_text, display_frame, write_frame  # noqa: PLC0415
+    from ..sim.analysis import compare_json  # noqa: PLC0415
+    from ..experiments.tidy import csv_text, display_frame, write_frame  # noqa: PLC0415
 
     summary = public_summary(summary)
     if out is not None and out.lower().endswith(".parquet"):
@@ -135,7 +135,7 @@ def compare_text(shown, config: dict, seed: int) -> str:
     """The terminal report: strategies, differences, variance ratio (numbers as in the CSV)."""
     import pandas as pd  # noqa: PLC0415
 
-    from ..tidy import render  # noqa: PLC0415
+    from ..experiments.tidy import render  # noqa: PLC0415
 
     strat = shown[shown["kind"] == "strategy"].set_index("a")
     rate = shown[shown["kind"] == "closer_rate"].set_index("a")["mean"]

@@ -24,7 +24,7 @@ def experiment() -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 def validate(file: str) -> None:
     """Check an experiment file without running it; lists every problem (file:line: key: message)."""
-    from ..experiment import parse_experiment  # noqa: PLC0415
+    from ..experiments.experiment import parse_experiment  # noqa: PLC0415
 
     exp, problems = parse_experiment(file)
     if problems:
@@ -57,8 +57,8 @@ def run(file: str, out: str | None, workers: int, backend: str, scheduler: str |
     Finished chunks are saved as they complete; after a crash or kill, the same command with
     --resume runs only the missing chunks and gives the same results as an uninterrupted run.
     """
-    from ..backends import run_experiment  # noqa: PLC0415
-    from ..experiment import load_experiment  # noqa: PLC0415
+    from ..experiments.backends import run_experiment  # noqa: PLC0415
+    from ..experiments.experiment import load_experiment  # noqa: PLC0415
 
     exp = load_experiment(file)
     out = out or f"results/{exp.name}"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from ..catalogue import catalogue
+from ..game.catalogue import catalogue
 from ..errors import TjsimError
-from ..tiles import KINDS, TILE_KIND, bits_of, chinese_names, format_hand, parse_hand, popcount, tile_list
+from ..game.tiles import KINDS, TILE_KIND, bits_of, chinese_names, format_hand, parse_hand, popcount, tile_list
 from .options import emit, emit_json, players_option, render_table, resolve_rules, rules_option
 
 

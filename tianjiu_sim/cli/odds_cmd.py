@@ -17,7 +17,7 @@ SHORT = {"one-by-one": "1by1", "alternate": "altern", "dragon-phoenix": "drag-ph
 
 
 def _parse_methods(spec: str, players: int, tiles: int) -> list[str]:
-    from ..dealing import METHODS, check_method, methods_for
+    from ..kernels.dealing import METHODS, check_method, methods_for
 
     names = [t.strip() for t in spec.split(",") if t.strip()]
     if not names:
@@ -33,7 +33,7 @@ def _parse_methods(spec: str, players: int, tiles: int) -> list[str]:
 
 
 def _parse_shuffles(specs: tuple[str, ...]):
-    from ..shuffles import parse_shuffle
+    from ..kernels.shuffles import parse_shuffle
 
     out = []
     for spec in specs or ("perfect",):
@@ -167,7 +167,7 @@ def _table(run, homogeneity, deviation, elapsed: float) -> str:
 
 def run_note(run) -> str:
     """The note printed under a perfect-shuffle table."""
-    from ..odds import UNIFORM_NOTE
+    from ..sim.odds import UNIFORM_NOTE
 
     return (UNIFORM_NOTE + (" The methods are pooled above; p(same) tests that they agree." if len(run.methods) > 1
                             else "")
@@ -176,7 +176,7 @@ def run_note(run) -> str:
 
 
 def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
-    from ..odds import UNIFORM_NOTE
+    from ..sim.odds import UNIFORM_NOTE
 
     return {
         "command": "deal-odds", "rules": run.rules.name, "players": run.players, "tiles_per_player": run.tiles,
@@ -243,7 +243,7 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_p
     if from_ not in ("box", "played"):
         raise TjsimError(f"unknown --from '{from_}' (allowed: box, played)")
     if from_ == "played":
-        from ..runner import policy_ids
+        from ..sim.runner import policy_ids
 
         policy_ids([previous_policy.strip()], rules.players)
     if deals is None:
@@ -252,13 +252,13 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_p
         raise TjsimError(f"--deals must be between 1 and {MAX_DEALS:,}, got {deals}")
     if threads is not None and threads < 1:
         raise TjsimError(f"--threads must be at least 1, got {threads}")
-    from ..odds import select_events
+    from ..sim.odds import select_events
 
     events = select_events(events_spec, rules.tiles_per_player)
     sweep = _is_sweep(shuffles)
 
-    from ..odds import run_odds
-    from ..threads import set_threads
+    from ..sim.odds import run_odds
+    from ..kernels.threads import set_threads
 
     set_threads(threads)
     total = deals * len(methods) * len(shuffles)
@@ -272,7 +272,7 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_p
     elapsed = time.perf_counter() - started
 
     if fmt == "csv":
-        from ..odds import CSV_COLUMNS
+        from ..sim.odds import CSV_COLUMNS
 
         emit(to_csv(rows, CSV_COLUMNS), out)
     elif fmt == "json":
@@ -284,7 +284,7 @@ def deal_odds(rules_spec, players, method_spec, shuffle_specs, from_, previous_p
 
 
 def _plot(run, rows, deviation, sweep: bool, path: str) -> None:
-    from .. import plots
+    from ..output import plots
 
     import textwrap
 

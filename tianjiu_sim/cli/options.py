@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import click
 
 from ..errors import TjsimError
-from ..rules import RuleSet, load_rules
+from ..game.rules import RuleSet, load_rules
 
 FORMATS = ("table", "csv", "json")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import TjsimError
-from ..tiles import KINDS, TILE_KIND, parse_deal, parse_hand
+from ..game.tiles import KINDS, TILE_KIND, parse_deal, parse_hand
 from .options import (
     emit, emit_json, format_options, players_option, render_table, resolve_rules, rules_option, to_csv,
 )
@@ -63,7 +63,7 @@ def check_table(rules, seed: int, banker: int, streak: int) -> None:
 
 def check_dealing(rules, method: str, shuffle: str) -> None:
     """Validate --method / --shuffle by building the dealing plan once."""
-    from ..runner import deal_plan
+    from ..sim.runner import deal_plan
 
     if method == "all":
         raise TjsimError("--method all is for deal-odds; play and simulate take one method")
@@ -154,7 +154,7 @@ def play(rules_spec, players, policy, policies, seed, banker, streak, deal_index
       tjsim play --rules folk --players 3 --policy heuristic --seed 1 --format json
       tjsim play --deal "6-6 6-6 6-3 5-4 1-1 1-1 6-2 5-3 | 4-4 4-4 5-2 4-3 3-1 3-1 3-2 4-1 | 5-5 5-5 3-3 3-3 2-2 2-2 6-5 6-5 | 6-4 6-4 6-1 6-1 5-1 5-1 4-2 2-1"
     """
-    from ..runner import policy_ids, simulate_traces
+    from ..sim.runner import policy_ids, simulate_traces
 
     rules = resolve_rules(rules_spec, players)
     names = policy_names(policy, policies)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from ..catalogue import SUIT_SYSTEMS, Catalogue, catalogue
-from ..rules import RuleSet
-from ..tiles import KINDS, chinese_names, tile_list
+from ..game.catalogue import SUIT_SYSTEMS, Catalogue, catalogue
+from ..game.rules import RuleSet
+from ..game.tiles import KINDS, chinese_names, tile_list
 from .options import emit, emit_json, players_option, render_table, resolve_rules, rules_option
 
 SETTING_HELP = {

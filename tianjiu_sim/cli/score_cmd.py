@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import TjsimError
-from ..settlement import settle
+from ..game.settlement import settle
 from .options import emit, emit_json, format_options, parse_int_list, render_table, resolve_rules, rules_option, to_csv
 
 

@@ -102,7 +102,7 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
     """
     from tqdm import tqdm
 
-    from ..runner import policy_ids, run_deals, simulate_traces
+    from ..sim.runner import policy_ids, run_deals, simulate_traces
 
     rules = resolve_rules(rules_spec, players)
     names = policy_names(policy, policies)
@@ -160,7 +160,7 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
 
 def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, fmt, out):
     """`simulate --session G`: deals ÷ G sessions of G deals each, banker succession of 飛庄."""
-    from ..session import format_session, run_session, write_session_results
+    from ..sim.session import format_session, run_session, write_session_results
 
     if length < 1:
         raise TjsimError(f"--session must be at least 1 deal, got {length}")

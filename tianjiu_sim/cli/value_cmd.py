@@ -47,9 +47,9 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
       tjsim value --feature supreme --rules folk --bonus supreme=0,1,2,4
       tjsim value --feature 6-6 --feature banker --format csv --out values.csv
     """
-    from ..dealing import make_plan  # noqa: PLC0415
-    from ..runner import policy_ids  # noqa: PLC0415
-    from ..value import parse_bonus, parse_feature  # noqa: PLC0415
+    from ..kernels.dealing import make_plan  # noqa: PLC0415
+    from ..sim.runner import policy_ids  # noqa: PLC0415
+    from ..sim.value import parse_bonus, parse_feature  # noqa: PLC0415
 
     rules = resolve_rules(rules_spec, players)
     feats = [parse_feature(f) for f in features]
@@ -63,13 +63,13 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
     if threads is not None and threads < 1:
         raise TjsimError(f"--threads must be at least 1, got {threads}")
     if out is not None and out.lower().endswith(".parquet"):
-        from ..tidy import require_parquet  # noqa: PLC0415
+        from ..experiments.tidy import require_parquet  # noqa: PLC0415
 
         require_parquet()
     summary, chunks, config = measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak,
                                              threads, bonus)
     if out_dir:
-        from ..tidy import display_frame, write_results  # noqa: PLC0415
+        from ..experiments.tidy import display_frame, write_results  # noqa: PLC0415
 
         write_results(out_dir, "value", config, seed, {"value_chunks": chunks, "value_summary": display_frame(summary)})
     emit_values(summary, config, seed, fmt, out)
@@ -79,7 +79,7 @@ def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, str
     """Run every feature; returns (summary, tidy chunk table, config) with a `feature` column in both."""
     import pandas as pd  # noqa: PLC0415
 
-    from ..value import run_value, value_summary  # noqa: PLC0415
+    from ..sim.value import run_value, value_summary  # noqa: PLC0415
 
     summaries, chunks = [], []
     pairs = {}
@@ -99,8 +99,8 @@ def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, str
 
 def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the values as a table, CSV (Parquet by --out suffix) or JSON."""
-    from ..tidy import csv_text, display_frame, render, write_frame  # noqa: PLC0415
-    from ..value import COMPONENT_LABELS  # noqa: PLC0415
+    from ..experiments.tidy import csv_text, display_frame, render, write_frame  # noqa: PLC0415
+    from ..sim.value import COMPONENT_LABELS  # noqa: PLC0415
 
     if out is not None and out.lower().endswith(".parquet"):
         write_frame(summary, out)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stats import Z95
+from ..stats import Z95
 
 
 def rotation_table(k: int, n: int) -> np.ndarray:

@@ -126,7 +126,7 @@ def method_fits(method: str, players: int, tiles: int) -> bool:
 
 def check_method(method: str, players: int, tiles: int) -> None:
     """Raise TjsimError unless `method` is known and fits the table."""
-    from .errors import TjsimError
+    from ..errors import TjsimError
 
     if method not in METHODS:
         raise TjsimError(f"unknown method '{method}' (allowed: {', '.join(METHODS)}, all)")
@@ -149,7 +149,7 @@ def takes_for(method: str, players: int, tiles: int, round_size: int) -> tuple[t
 
 def make_plan(rules, method: str = ROUNDS, shuffle="perfect", from_: str = "box") -> np.ndarray:
     """The int64 dealing plan for `deal`: rules (a RuleSet), method name, shuffle and start order."""
-    from .errors import TjsimError
+    from ..errors import TjsimError
     from .shuffles import Shuffle, parse_shuffle
 
     if isinstance(shuffle, str):

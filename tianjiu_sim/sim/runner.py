@@ -14,15 +14,15 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .dealing import ROUNDS, deal_for_banker, make_plan
-from .engine import (
+from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
+from ..kernels.engine import (
     MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables,
 )
-from .errors import TjsimError
-from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
-from .rules import RuleSet
-from .strategies import POLICIES, R_NCLASSES, R_PLAYERS
-from .threads import fetch_add1, set_threads
+from ..errors import TjsimError
+from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..game.rules import RuleSet
+from ..strategies.bots import POLICIES, R_NCLASSES, R_PLAYERS
+from ..kernels.threads import fetch_add1, set_threads
 
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:

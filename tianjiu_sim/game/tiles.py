@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .errors import TjsimError
+from ..errors import TjsimError
 
 N_TILES = 32
 FULL_MASK = (1 << N_TILES) - 1

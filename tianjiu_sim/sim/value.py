@@ -31,12 +31,12 @@ import pandas as pd
 from numba import njit
 
 from .analysis import STREAM_EXCHANGE, Played, dealt_hands, play_hands
-from .dealing import ROUNDS
-from .errors import TjsimError
-from .rng import randbelow, seed_stream
-from .rules import RuleSet
-from .tidy import chunk_ids, chunk_size, chunk_sums, ratio_difference
-from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_HARMONY, BB_HEAVEN, BB_MAN, BB_NINES, BB_SEVENS,
+from ..kernels.dealing import ROUNDS
+from ..errors import TjsimError
+from ..kernels.rng import randbelow, seed_stream
+from ..game.rules import RuleSet
+from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, ratio_difference
+from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_HARMONY, BB_HEAVEN, BB_MAN, BB_NINES, BB_SEVENS,
                     KIND_BITS, TILE_KIND, bits_of, parse_hand)
 
 NAMED_TILES = {"supreme": "4-2 2-1", "heaven_pair": "6-6 6-6"}

@@ -15,11 +15,11 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from .catalogue import Catalogue, catalogue
+from ..game.catalogue import Catalogue, catalogue
 from .rng import randbelow
-from .rules import RuleSet
-from .settlement import settle_kernel
-from .strategies import (
+from ..game.rules import RuleSet
+from ..game.settlement import settle_kernel
+from ..strategies.bots import (
     MAX_SEATS, N_PARAMS, OBS_LEN, O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND,
     O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LEAD_SIZE, O_LED, O_LEADER, O_PLAYERS, O_SEAT, O_SEEN,
     O_SHOWN, O_STREAK, O_TILES, O_TO_ACT, O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY,
@@ -32,7 +32,7 @@ from .strategies import (
     ROW_TT, ROW_WEAK, ROW_WEAK_POS, ROW_LEAD_FROM, ROW_LO_MASK, ROW_LO_NEED, ROW_PARTNERS, ROW_SINGLE_LEADPOS, ROW_CHEAP_POS,
     ROW_CHEAP_TILE, choose_fold, choose_follow, choose_lead, combo_tiles, may_fold,
 )
-from .tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
+from ..game.tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 
 # Trace record layout.
 MAX_TRICKS = 16
@@ -186,7 +186,7 @@ def build_tables(cat: Catalogue) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def _tables_cached(suits: str, civil_supreme: bool, supreme_catcher: bool) -> np.ndarray:
-    from .catalogue import _cached
+    from ..game.catalogue import _cached
     return build_tables(_cached(suits, civil_supreme, supreme_catcher))
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import ctz, pdep, popcount
-from .rng import randbelow
+from ..kernels.bits import ctz, pdep, popcount
+from ..kernels.rng import randbelow
 
 # ---------------------------------------------------------------------------
 # Observation layout (int64 slots)

@@ -6,7 +6,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from .errors import TjsimError
+from ..errors import TjsimError
 from .rules import RuleSet
 
 

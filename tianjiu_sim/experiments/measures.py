@@ -25,11 +25,11 @@ import pandas as pd
 
 from numba import njit
 
-from .dealing import deal_for_banker
-from .rng import STREAM_DEAL, seed_stream
-from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
+from ..kernels.dealing import deal_for_banker
+from ..kernels.rng import STREAM_DEAL, seed_stream
+from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
-from .stats import Z95, mean_ci, wilson
+from ..stats import Z95, mean_ci, wilson
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ def _method(cell: dict) -> str:
 
 
 def _check_method_fits(cell: dict, options: dict) -> list[str]:
-    from .dealing import check_method  # noqa: PLC0415
-    from .errors import TjsimError  # noqa: PLC0415
+    from ..kernels.dealing import check_method  # noqa: PLC0415
+    from ..errors import TjsimError  # noqa: PLC0415
 
     try:
         check_method(_method(cell), cell["players"], cell["rule_settings"]["tiles_per_player"])
@@ -169,7 +169,7 @@ def odds_chunk_kernel(seed, start, stop, plan, players):
 
 def _select_odds_events(spec: Any) -> list[int]:
     """Indices into ODDS_EVENTS of `events` (names and/or groups core, extra, all)."""
-    from .errors import TjsimError  # noqa: PLC0415
+    from ..errors import TjsimError  # noqa: PLC0415
 
     tokens = spec if isinstance(spec, list) else [t.strip() for t in str(spec).split(",") if t.strip()]
     names = [e[0] for e in ODDS_EVENTS]
@@ -191,7 +191,7 @@ def _select_odds_events(spec: Any) -> list[int]:
 
 def deal_odds_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
     """Hits and trials of each dealt-hand event over deals start…stop−1 of a cell."""
-    from .dealing import make_plan  # noqa: PLC0415
+    from ..kernels.dealing import make_plan  # noqa: PLC0415
     from .experiment import cell_rules  # noqa: PLC0415
 
     rules = cell_rules(cell)
@@ -234,7 +234,7 @@ def deal_odds_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
 def _exact_values(players: int, tiles: int) -> dict[str, float]:
     """Exact probabilities under a uniform shuffle from odds.py, by event name ({} if unavailable)."""
     try:
-        from .odds import all_events, exact_probabilities  # noqa: PLC0415
+        from ..sim.odds import all_events, exact_probabilities  # noqa: PLC0415
 
         return dict(exact_probabilities(players, tiles, all_events(tiles)))
     except Exception:  # noqa: BLE001 (odds.py is optional here: the column is then empty)
@@ -245,7 +245,7 @@ def _deal_odds_options(options: dict) -> list[tuple[str, str]]:
     probs = _options_known(options, {"events": (str, list)})
     ev = options.get("events")
     if ev is not None:
-        from .errors import TjsimError  # noqa: PLC0415
+        from ..errors import TjsimError  # noqa: PLC0415
 
         if not (isinstance(ev, str) or (isinstance(ev, list) and all(isinstance(x, str) for x in ev))):
             return probs + [("events", f"must be a string or a list of event names, got {ev!r}")]
@@ -274,7 +274,7 @@ register(Measure(
 
 def _run_deals(cell: dict, policies: list[str], cell_seed: int, start: int, stop: int):
     from .experiment import cell_rules  # noqa: PLC0415
-    from .runner import run_deals  # noqa: PLC0415
+    from ..sim.runner import run_deals  # noqa: PLC0415
 
     return run_deals(cell_rules(cell), policies, cell_seed, stop - start, start=start,
                      method=_method(cell), shuffle=cell.get("shuffle") or "perfect")
@@ -300,7 +300,7 @@ def _mean_columns(df: pd.DataFrame, prefix: str, sum_col: str, sq_col: str, n_co
 def _check_strategies_known(cell: dict, options: dict) -> list[str]:
     out = _check_method_fits(cell, options)
     try:
-        from .strategies import POLICIES  # noqa: PLC0415
+        from ..strategies.bots import POLICIES  # noqa: PLC0415
     except ImportError:
         return out + ["the game engine (tianjiu_sim/strategies.py) is not installed"]
     for s in cell.get("strategies") or []:
@@ -347,7 +347,7 @@ def _ladder(cell: dict) -> list[str]:
 
 def ladder_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
     """Duplicate: every deal replayed with the ladder's strategies rotated through the seats."""
-    from .duplicate import rotation_table  # noqa: PLC0415
+    from ..sim.duplicate import rotation_table  # noqa: PLC0415
 
     ladder = _ladder(cell)
     k, n = len(ladder), cell["players"]
@@ -432,7 +432,7 @@ HOLDINGS = ("supreme", "no_supreme", "quartet", "no_quartet", "any")
 def bonus_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
     """Per holding (至尊 / a quartet / not): seat-deals, payment moments and bonuses received."""
     from .experiment import cell_rules  # noqa: PLC0415
-    from .runner import deal_plan  # noqa: PLC0415
+    from ..sim.runner import deal_plan  # noqa: PLC0415
 
     rules = cell_rules(cell)
     res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop)

@@ -18,8 +18,8 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .errors import TjsimError
-from .stats import Z95
+from ..errors import TjsimError
+from ..stats import Z95
 
 DIGITS = 4
 
@@ -143,7 +143,7 @@ def text_rows(df: pd.DataFrame, digits: int = DIGITS) -> list[list[str]]:
 
 def render(df: pd.DataFrame, title: str | None = None, digits: int = DIGITS) -> str:
     """A plain aligned text table of a display frame; numeric columns right-aligned."""
-    from .cli.options import display_width  # noqa: PLC0415
+    from ..cli.options import display_width  # noqa: PLC0415
 
     cols = [str(c) for c in df.columns]
     if df.empty:

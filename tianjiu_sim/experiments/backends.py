@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable, Iterator
 
 from .chunks import ResultsFolder, now_iso, summarize_sessions
-from .errors import TjsimError
+from ..errors import TjsimError
 from .experiment import Experiment
 
 BACKENDS = ("local", "dask")
@@ -173,7 +173,7 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
                     throughput=summarize_sessions(manifest["sessions"]))
     folder.write_manifest(manifest)
     if report:
-        from .report import write_report  # noqa: PLC0415
+        from ..output.report import write_report  # noqa: PLC0415
 
         manifest["outputs"] = outputs + write_report(folder.path, manifest, tables)
         folder.write_manifest(manifest)

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 from numba import njit, prange
 
-from .dealing import ROUNDS, deal_for_banker, make_plan
-from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables
-from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
-from .rules import RuleSet
+from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
+from ..kernels.engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables
+from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..game.rules import RuleSet
 from .runner import policy_ids
-from .stats import Z95
-from .strategies import R_PLAYERS
-from .threads import set_threads
+from ..stats import Z95
+from ..strategies.bots import R_PLAYERS
+from ..kernels.threads import set_threads
 
 if TYPE_CHECKING:  # pandas is imported where tables are made: deal-odds starts faster without it
     import pandas as pd
@@ -129,7 +129,7 @@ def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: in
                 method: str = ROUNDS, shuffle: str = "perfect", from_: str = "box",
                 threads: int | None = None) -> SessionResults:
     """Play `sessions` independent sessions of `length` deals with the banker succession of 飛庄."""
-    from .errors import TjsimError  # noqa: PLC0415
+    from ..errors import TjsimError  # noqa: PLC0415
 
     if length < 1:
         raise TjsimError(f"--session must be at least 1 deal, got {length}")
@@ -199,7 +199,7 @@ def format_session(res: SessionResults, rules_name: str, seed: int, fmt: str = "
     """The session report as text: `table` (terminal), `csv` (seat table, numbers as in the terminal) or `json`."""
     import json  # noqa: PLC0415
 
-    from .tidy import csv_text, display_frame, render  # noqa: PLC0415
+    from ..experiments.tidy import csv_text, display_frame, render  # noqa: PLC0415
 
     t = session_tables(res)
     seats = display_frame(t["session_seats"])
@@ -227,7 +227,7 @@ def format_session(res: SessionResults, rules_name: str, seed: int, fmt: str = "
 def write_session_results(folder, res: SessionResults, rules: RuleSet, seed: int, method: str = ROUNDS,
                           shuffle: str = "perfect", from_: str = "box") -> list[str]:
     """Write a results folder (kind "session"): the tidy session tables and manifest.json."""
-    from .tidy import write_results  # noqa: PLC0415
+    from ..experiments.tidy import write_results  # noqa: PLC0415
 
     config = {"rules": rules.name, "preset": rules.preset, "players": rules.players, "policies": res.policies,
               "sessions": res.sessions, "length": res.length, "deals": res.sessions * res.length,

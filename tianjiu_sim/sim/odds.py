@@ -41,15 +41,15 @@ import numpy as np
 import numba
 from numba import njit, prange
 
-from .bits import pdep
-from .dealing import deal_perfect
-from .engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, deal_scratch, play_deal
-from .errors import TjsimError
-from .rng import STREAM_DEAL, seed_stream
+from ..kernels.bits import pdep
+from ..kernels.dealing import deal_perfect
+from ..kernels.engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, deal_scratch, play_deal
+from ..errors import TjsimError
+from ..kernels.rng import STREAM_DEAL, seed_stream
 from .session import gather_played
-from .shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
-from .threads import fetch_add1
-from .tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
+from ..kernels.shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
+from ..kernels.threads import fetch_add1
+from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
 
 BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
@@ -635,7 +635,7 @@ def _ticked(deals: int, first: int, nb: int) -> int:
 
 def previous_orders(rules, seed: int, first: int, n: int, policy: str = DEFAULT_PREVIOUS_POLICY) -> np.ndarray:
     """int64[n, 32]: the gathered orders `--from played` starts deal indices first … first + n − 1 from."""
-    from .engine import pack_params, tables
+    from ..kernels.engine import pack_params, tables
     from .runner import policy_ids
 
     out = np.zeros((n, N_TILES), dtype=np.int64)
@@ -656,7 +656,7 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
     chunk: the chunk's previous deals are played once and shared by all of them. With
     `core_only` only the core (INTERFACES.md) columns are counted; the others stay 0.
     """
-    from .dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
+    from ..kernels.dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
 
     if from_ == "played":
         from .runner import policy_ids
@@ -861,7 +861,7 @@ class OddsRun:
 
     def rows(self) -> list[dict]:
         """One row per event × shuffle × method, INTERFACES.md deal-odds CSV columns."""
-        from .stats import wilson
+        from ..stats import wilson
 
         out = []
         for e in self.events:

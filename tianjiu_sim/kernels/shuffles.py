@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .errors import TjsimError
+from ..errors import TjsimError
 from .rng import next_u64
 
 SHUFFLE_PERFECT = 0

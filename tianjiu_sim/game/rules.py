@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import TjsimError
+from ..errors import TjsimError
 from .tiles import N_TILES
 
 

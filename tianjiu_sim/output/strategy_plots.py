@@ -80,7 +80,7 @@ def plot_payment_distribution(dist: pd.DataFrame, path: Path, info: dict) -> str
 
 def plot_convergence(chunks: pd.DataFrame, path: Path, info: dict) -> str:
     """Running mean with its 95% CI band against deals played, per strategy and per difference."""
-    from .tidy import running_moments  # noqa: PLC0415
+    from ..experiments.tidy import running_moments  # noqa: PLC0415
 
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -199,7 +199,7 @@ def _rel(path: Path, base: Path) -> str:
 
 def compare_section(folder: Path, base: Path) -> str:
     """Markdown (with plots written into `folder`) for a `compare --out-dir` folder."""
-    from .tidy import read_results  # noqa: PLC0415
+    from ..experiments.tidy import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     info = _info(manifest)
@@ -226,7 +226,7 @@ def compare_section(folder: Path, base: Path) -> str:
 
 def value_section(folder: Path, base: Path) -> str:
     """Markdown (with the value plot written into `folder`) for a `value --out-dir` folder."""
-    from .tidy import read_results  # noqa: PLC0415
+    from ..experiments.tidy import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     info = _info(manifest)
@@ -255,7 +255,7 @@ def value_section(folder: Path, base: Path) -> str:
 
 def session_section(folder: Path, base: Path) -> str:
     """Markdown (with the session-risk plot written into `folder`) for a session results folder."""
-    from .tidy import read_results  # noqa: PLC0415
+    from ..experiments.tidy import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     cfg = manifest["config"]

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import ACTIONS, BONUS_TYPES
-from .rules import RuleSet
-from .tiles import tile_list
+from ..kernels.engine import ACTIONS, BONUS_TYPES
+from ..game.rules import RuleSet
+from ..game.tiles import tile_list
 
 
 def to_trace(rules: RuleSet, seed: int, deal: int, banker: int, streak: int, hands: np.ndarray,

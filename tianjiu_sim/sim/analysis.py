@@ -18,15 +18,15 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from .dealing import ROUNDS, deal_for_banker, make_plan
+from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
 from .duplicate import rotation_table
-from .engine import pack_params, deal_scratch, play_deal, tables
-from .rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
-from .rules import RuleSet
+from ..kernels.engine import pack_params, deal_scratch, play_deal, tables
+from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..game.rules import RuleSet
 from .runner import policy_ids
-from .strategies import R_PLAYERS
-from .threads import set_threads
-from .tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
+from ..strategies.bots import R_PLAYERS
+from ..kernels.threads import set_threads
+from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
 
 # Stream number of the counterfactual exchanges (value.py): apart from the game's own streams.
 STREAM_EXCHANGE = 7

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import TjsimError
-from .rules import PRESETS, PRESET_NAMES, SETTING_KEYS, RuleSet, _check_type, _resolve
+from ..errors import TjsimError
+from ..game.rules import PRESETS, PRESET_NAMES, SETTING_KEYS, RuleSet, _check_type, _resolve
 
 # RULES.md §6 牌頭 methods, in the table's order, then round dealing (dealing.METHODS).
 METHODS = ("left", "right", "one-by-one", "alternate", "skin", "heart", "ears",
@@ -105,7 +105,7 @@ def cell_rules(cell: dict[str, Any]) -> RuleSet:
 def known_strategies() -> tuple[str, ...]:
     """Strategy names accepted in experiment files (the engine's registry when it exists)."""
     try:
-        from . import strategies as _s  # noqa: PLC0415 (optional until the engine lands)
+        from ..strategies import bots as _s  # noqa: PLC0415 (optional until the engine lands)
     except Exception:  # noqa: BLE001 (an engine mid-build must not break validation)
         return BASE_STRATEGIES
     for attr in ("STRATEGY_NAMES", "NAMES", "STRATEGIES", "POLICIES"):
@@ -227,7 +227,7 @@ def _rules_value(spec: Any, rulesets: dict[str, Any], base_dir: Path, probs: _Pr
     if spec.endswith(".toml"):
         path = (base_dir / spec) if not Path(spec).is_absolute() else Path(spec)
         try:
-            from .rules import load_rules_file
+            from ..game.rules import load_rules_file
             rs = load_rules_file(path)
         except TjsimError as e:
             probs.add(key, f"rules file: {e}", spec)

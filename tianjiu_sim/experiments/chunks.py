@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from .errors import TjsimError
+from ..errors import TjsimError
 from .experiment import Experiment, cell_label, strategies_label
 
 MANIFEST = "manifest.json"

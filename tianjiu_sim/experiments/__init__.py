@@ -1,0 +1,1 @@
+"""Batch experiments: grids of cells, measures, the results store, backends."""

@@ -1,0 +1,1 @@
+"""Output: plots, figures and reports."""

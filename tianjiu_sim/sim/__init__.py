@@ -1,0 +1,1 @@
+"""Runners: batches of deals, sessions, duplicate comparison, values, deal-odds sampling."""
