@@ -21,7 +21,8 @@ def test_play_table_follows_the_deal():
     assert "Trick 1 — seat 0 leads" in res.out
     assert "running 戙" in res.out and "Closer 結" in res.out and "Settlement" in res.out
     assert "teen" in res.out or "day" in res.out or "nine" in res.out  # English names
-    assert res.err == ""
+    # Nothing on stderr but, on a cold numba cache, the one-line compile notice.
+    assert all(line.startswith("tjsim: compiling ") for line in res.err.splitlines()), res.err
 
 
 def test_play_json_is_a_valid_trace_and_reproducible():

@@ -11,10 +11,13 @@ import numpy as np
 import pytest
 
 from tianjiu_sim import preset
-from tianjiu_sim.kernels.dealing import (METHODS, WALL_METHODS, deal, deal_for_banker, deal_perfect, make_plan,
-                                 round_takes, wall_first, wall_takes)
+from tianjiu_sim.kernels.dealing import (
+    deal, deal_for_banker, deal_perfect, make_plan, METHODS, round_takes, wall_first, WALL_METHODS,
+    wall_takes
+)
 from tianjiu_sim.errors import TjsimError
-from tianjiu_sim.kernels.rng import STREAM_DEAL, new_state, randbelow, seed_stream
+from tianjiu_sim.kernels.layout import STREAM_DEAL
+from tianjiu_sim.kernels.rng import new_state, randbelow, seed_stream
 from tianjiu_sim.kernels.shuffles import below, parse_shuffle, riffle, wash
 
 S1, S2, S3, S4 = [0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tianjiu_sim.game.catalogue import catalogue
-from tianjiu_sim.kernels.engine import BONUS_TYPES, C_BEATEN, C_LED
+from tianjiu_sim.kernels.layout import BONUS_TYPES, C_BEATEN, C_LED
 from tianjiu_sim.game.reference import settle_reference
 from tianjiu_sim.game.rules import preset
 from tianjiu_sim.sim.runner import run_deals, simulate_traces

@@ -23,7 +23,8 @@ from tianjiu_sim.game.reference import (  # noqa: E402
     IllegalAction, all_plays, beats, classify, classify_pips, deal_reference, dice_suit, legal_leads,
     play_deal_reference, replay, settle_reference,
 )
-from tianjiu_sim.kernels.rng import STREAM_DICE, randbelow, seed_stream  # noqa: E402
+from tianjiu_sim.kernels.layout import STREAM_DICE
+from tianjiu_sim.kernels.rng import randbelow, seed_stream  # noqa: E402
 from tianjiu_sim.game.rules import preset  # noqa: E402
 from tianjiu_sim.game.tiles import parse_hand  # noqa: E402
 

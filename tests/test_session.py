@@ -4,7 +4,8 @@ import pytest
 
 from tianjiu_sim.errors import TjsimError
 from tianjiu_sim.game.rules import preset
-from tianjiu_sim.sim.session import format_session, gather_played, run_session, session_tables
+from tianjiu_sim.output.session_report import format_session
+from tianjiu_sim.sim.session import gather_played, run_session, session_tables
 
 
 @pytest.mark.parametrize("rules,kw", [("hk", {}), ("folk", {}),
@@ -71,7 +72,7 @@ def test_bad_session_length():
 
 
 def test_session_results_folder_and_plot(tmp_path):
-    from tianjiu_sim.sim.session import write_session_results
+    from tianjiu_sim.output.session_report import write_session_results
     from tianjiu_sim.output.strategy_plots import strategy_sections
 
     r = run_session(preset("folk"), ["heuristic"], 2, 50, 6)

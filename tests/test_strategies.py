@@ -7,9 +7,16 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tianjiu_sim.strategies import bots as strategies
+import types
+
+from tianjiu_sim.kernels import layout, legality
+from tianjiu_sim.strategies import greedy, heuristic, registry
+
+# One namespace for the names this file checks: layout, legality and the strategy modules.
+strategies = types.SimpleNamespace(**{k: v for m in (layout, legality, greedy, heuristic, registry)
+                                      for k, v in vars(m).items() if not k.startswith("__")})
 from tianjiu_sim.kernels.bits import popcount
-from tianjiu_sim.kernels.engine import pack_params, tables
+from tianjiu_sim.kernels.tables import pack_params, tables
 from tianjiu_sim.game.rules import preset
 from tianjiu_sim.sim.runner import policy_ids, run_deals, simulate_traces
 from tianjiu_sim.errors import TjsimError

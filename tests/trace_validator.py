@@ -11,7 +11,8 @@ from collections import Counter
 
 import numpy as np
 
-from tianjiu_sim.kernels.rng import STREAM_DICE, randbelow, seed_stream
+from tianjiu_sim.kernels.layout import STREAM_DICE
+from tianjiu_sim.kernels.rng import randbelow, seed_stream
 
 
 class TraceInvalid(AssertionError):

@@ -1,15 +1,23 @@
-"""Point numba's on-disk cache at a folder keyed by a hash of this package's source.
+"""Point numba's on-disk cache at a folder keyed by a hash of the compiled code's sources; say when it compiles.
 
 numba invalidates a cached kernel only when the file that defines it changes, not when a
 function it calls (in another module) changes: an edited engine would silently keep running
-stale machine code inside odds.py or session.py kernels. Keying the cache folder on all of
-the package's source makes any edit start a fresh cache, and keeps installed copies, whose
+stale machine code inside another module's kernel. Keying the cache folder on the sources of
+the compiled code — every module with a numba kernel and every package module those import,
+transitively — makes any edit of them start a fresh cache, while an edit of a report, a plot
+or a command does not recompile the engine. It also keeps installed copies, whose
 site-packages may be read-only, on a writable disk.
+
+A cold compile of the game engine takes a minute or more; `install_compile_notice` makes the
+CLI say so on stderr (once per kernel, after 2 s) instead of waiting in silence.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import re
+import sys
+import threading
 import shutil
 import time
 from pathlib import Path
@@ -19,11 +27,46 @@ from pathlib import Path
 STALE_SECONDS = 6 * 3600
 
 
+_KERNEL = re.compile(rb"^\s*@(njit|intrinsic|vectorize|guvectorize|jit)\b", re.M)
+_RELATIVE = re.compile(rb"^from (\.+)([\w.]*) import ([^\n(]*(?:\([^)]*\))?)", re.M)
+
+
+def _imports(root: Path, path: Path, text: bytes) -> set[Path]:
+    """Package files that `path` imports with relative imports (modules and `from . import x`)."""
+    found = set()
+    for dots, name, names in _RELATIVE.findall(text):
+        base = path.parent
+        for _ in range(len(dots) - 1):
+            base = base.parent
+        target = base.joinpath(*name.decode().split(".")) if name else base
+        candidates = [target.with_suffix(".py"), target / "__init__.py"]
+        if target.is_dir():  # `from .pkg import mod, mod2`: each name may be a module
+            for n in re.findall(rb"\w+", names):
+                candidates.append(target / f"{n.decode()}.py")
+        found.update(c for c in candidates if c.is_file() and root in c.parents)
+    return found
+
+
+def kernel_sources(root: Path | None = None) -> list[Path]:
+    """The modules with numba kernels and every package module they import, transitively."""
+    root = root or Path(__file__).resolve().parent
+    texts = {p: p.read_bytes() for p in root.rglob("*.py")}
+    todo = [p for p, t in texts.items() if _KERNEL.search(t)]
+    seen = set(todo)
+    while todo:
+        p = todo.pop()
+        for q in _imports(root, p, texts[p]):
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return sorted(seen)
+
+
 def source_hash() -> str:
-    """A short hash of every .py file of the package."""
+    """A short hash of the sources of the compiled code (`kernel_sources`)."""
     h = hashlib.sha1()
     root = Path(__file__).resolve().parent
-    for p in sorted(root.rglob("*.py")):
+    for p in kernel_sources(root):
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -49,3 +92,85 @@ def configure() -> None:
             if old != target and stale:
                 shutil.rmtree(old, ignore_errors=True)
     os.environ["NUMBA_CACHE_DIR"] = str(target)
+
+
+# Cold compile time of each kernel a command waits for, measured on the 2-core CI machine
+# (benchmarks/README.md, "Compile times"); other kernels get the generic wording.
+COMPILE_SECONDS = {
+    "_play_rows": ("the game engine", 90),
+    "_mc_kernel": ("the deal-odds sampler", 15),
+    "_exact_kernel": ("the exact deal-odds counter", 15),
+    "_deal_kernel": ("the dealer", 10),
+}
+NOTICE_AFTER = 2.0  # seconds of silent compiling before the notice
+
+
+def install_compile_notice(stream=None) -> None:
+    """Print one line on stderr when a numba kernel has compiled for NOTICE_AFTER s (once per kernel)."""
+    from numba.core import event  # imported here: light commands never load numba
+
+    out = stream or sys.stderr
+    said: set[str] = set()
+
+    class _Notice(event.Listener):
+        depth = 0
+        timer = None
+
+        def on_start(self, ev):
+            self.depth += 1
+            if self.depth != 1:
+                return
+            disp = (ev.data or {}).get("dispatcher")
+            name = getattr(getattr(disp, "py_func", None), "__name__", "a kernel")
+            if name in said:
+                return
+            what, secs = COMPILE_SECONDS.get(name, ("numba kernels", None))
+            about = f"about {secs} s" if secs else "up to a minute"
+
+            def tell():
+                said.add(name)
+                print(f"tjsim: compiling {what} — first run only, {about}; later runs use the cache",
+                      file=out, flush=True)
+
+            self.timer = threading.Timer(NOTICE_AFTER, tell)
+            self.timer.daemon = True
+            self.timer.start()
+
+        def on_end(self, ev):
+            self.depth -= 1
+            if self.depth == 0 and self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    event.register("numba:compile", _Notice())
+
+
+class _WhenNumbaLoads:
+    """A meta-path finder that installs the compile notice right after numba is first imported."""
+
+    def find_spec(self, name, path=None, target=None):
+        """Let the normal finders find numba, then hook its loader; ignore every other module."""
+        if name != "numba":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util  # noqa: PLC0415
+
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def exec_then_install(module):
+            exec_module(module)
+            install_compile_notice()
+
+        spec.loader.exec_module = exec_then_install
+        return spec
+
+
+def notice_when_numba_loads() -> None:
+    """Install the compile notice now if numba is loaded, else as soon as it is (light commands stay light)."""
+    if "numba" in sys.modules:
+        install_compile_notice()
+    elif not any(isinstance(f, _WhenNumbaLoads) for f in sys.meta_path):
+        sys.meta_path.insert(0, _WhenNumbaLoads())

@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from .._numba_cache import notice_when_numba_loads
 from ..errors import TjsimError
 
 # command name → "module:function" inside tianjiu_sim.cli
@@ -48,6 +49,7 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):  # noqa: D401
         """Run the CLI; user errors → one line on stderr, exit code 2."""
+        notice_when_numba_loads()
         try:
             rv = super().main(args=args, prog_name=prog_name or "tjsim", standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as e:

@@ -84,7 +84,7 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
     if threads is not None and threads < 1:
         raise TjsimError(f"--threads must be at least 1, got {threads}")
     if out is not None and out.lower().endswith(".parquet"):
-        from ..experiments.tidy import require_parquet  # noqa: PLC0415
+        from ..output.results import require_parquet  # noqa: PLC0415
 
         require_parquet()
 
@@ -98,7 +98,8 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
               "until_stderr": until_stderr, "max_deals": max_deals if until_stderr is not None else None,
               "stopped_by": stopped, "settings": rules.describe()}
     if out_dir:
-        from ..experiments.tidy import display_frame, write_results  # noqa: PLC0415
+        from ..output.results import write_results
+        from ..output.tables import display_frame  # noqa: PLC0415
 
         write_results(out_dir, "compare", config, seed,
                       {**tables, "compare_summary": display_frame(public_summary(summary))})
@@ -113,7 +114,8 @@ def public_summary(summary):
 def emit_compare(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the comparison as a table, CSV (or Parquet by --out suffix) or JSON."""
     from ..sim.analysis import compare_json  # noqa: PLC0415
-    from ..experiments.tidy import csv_text, display_frame, write_frame  # noqa: PLC0415
+    from ..output.results import write_frame
+    from ..output.tables import csv_text, display_frame  # noqa: PLC0415
 
     summary = public_summary(summary)
     if out is not None and out.lower().endswith(".parquet"):
@@ -135,7 +137,7 @@ def compare_text(shown, config: dict, seed: int) -> str:
     """The terminal report: strategies, differences, variance ratio (numbers as in the CSV)."""
     import pandas as pd  # noqa: PLC0415
 
-    from ..experiments.tidy import render  # noqa: PLC0415
+    from ..output.tables import render  # noqa: PLC0415
 
     strat = shown[shown["kind"] == "strategy"].set_index("a")
     rate = shown[shown["kind"] == "closer_rate"].set_index("a")["mean"]

@@ -6,7 +6,8 @@ import click
 from ..game.catalogue import catalogue
 from ..errors import TjsimError
 from ..game.tiles import KINDS, TILE_KIND, bits_of, chinese_names, format_hand, parse_hand, popcount, tile_list
-from .options import emit, emit_json, players_option, render_table, resolve_rules, rules_option
+from .options import emit, emit_json, players_option, resolve_rules, rules_option
+from ..output.tables import render_table
 
 
 @click.command()

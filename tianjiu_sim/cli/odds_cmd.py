@@ -8,7 +8,8 @@ import time
 import click
 
 from ..errors import TjsimError
-from .options import emit, emit_json, format_options, players_option, render_table, resolve_rules, rules_option, to_csv
+from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from ..output.tables import render_table, to_csv
 
 DEFAULT_DEALS = 1_000_000
 DEFAULT_DEALS_IMPERFECT = 200_000
@@ -17,7 +18,7 @@ SHORT = {"one-by-one": "1by1", "alternate": "altern", "dragon-phoenix": "drag-ph
 
 
 def _parse_methods(spec: str, players: int, tiles: int) -> list[str]:
-    from ..kernels.dealing import METHODS, check_method, methods_for
+    from ..kernels.dealing import check_method, METHODS, methods_for
 
     names = [t.strip() for t in spec.split(",") if t.strip()]
     if not names:

@@ -1,13 +1,10 @@
 """Options and output helpers shared by the commands."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
-import unicodedata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import click
 
@@ -41,56 +38,6 @@ def format_options(f):
 def resolve_rules(spec: str, players: int | None) -> RuleSet:
     """Load `--rules` with `--players`; errors are TjsimError (exit 2)."""
     return load_rules(spec, players)
-
-
-def display_width(text: str) -> int:
-    """Terminal columns taken by `text` (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def render_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None,
-                 title: str | None = None) -> str:
-    """A plain aligned text table; numbers right-aligned."""
-    if not rows:
-        return (title + "\n" if title else "") + "(no rows)\n"
-    columns = list(columns or rows[0].keys())
-    cells = [[_fmt(r.get(c, "")) for c in columns] for r in rows]
-    widths = [max(display_width(c), *(display_width(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) in ("", None) for r in rows)
-               and any(isinstance(r.get(c), (int, float)) for r in rows) for c in columns]
-
-    def line(values: Sequence[str]) -> str:
-        out = []
-        for v, w, num in zip(values, widths, numeric):
-            pad = " " * (w - display_width(v))
-            out.append(pad + v if num else v + pad)
-        return "  ".join(out).rstrip()
-
-    parts = [title] if title else []
-    parts += [line(columns), line(["-" * w for w in widths])]
-    parts += [line(r) for r in cells]
-    return "\n".join(parts) + "\n"
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return f"{v:.6g}" if abs(v) < 1e6 else f"{v:.0f}"
-    return str(v)
-
-
-def to_csv(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """CSV text with a header row (no index column)."""
-    if not rows:
-        return ""
-    columns = list(columns or rows[0].keys())
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-    w.writeheader()
-    for r in rows:
-        w.writerow({c: "" if r.get(c) is None else r.get(c) for c in columns})
-    return buf.getvalue()
 
 
 def emit(text: str, out: str | None) -> None:

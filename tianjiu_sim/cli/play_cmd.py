@@ -5,9 +5,8 @@ import click
 
 from ..errors import TjsimError
 from ..game.tiles import KINDS, TILE_KIND, parse_deal, parse_hand
-from .options import (
-    emit, emit_json, format_options, players_option, render_table, resolve_rules, rules_option, to_csv,
-)
+from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from ..output.tables import render_table, to_csv
 
 MAX_SEED = 2**64 - 1
 

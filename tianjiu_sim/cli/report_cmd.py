@@ -41,14 +41,14 @@ def report(folder: str) -> None:
     if not path.is_dir():
         raise TjsimError(f"'{folder}' is not a results folder (no such directory)")
     if _analysis_kind(path):
-        from ..experiments.chunks import atomic_write_text  # noqa: PLC0415
+        from ..output.results import atomic_write_text  # noqa: PLC0415
         from ..output.strategy_plots import strategy_sections  # noqa: PLC0415
 
         sections = strategy_sections(path)
         atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections) + "\n")
         click.echo(f"{folder}: wrote report.md ({len(sections)} section{'s' if len(sections) != 1 else ''})")
         return
-    from ..experiments.chunks import read_results  # noqa: PLC0415
+    from ..output.results import read_results  # noqa: PLC0415
     from ..output.report import write_report  # noqa: PLC0415
 
     manifest, tables = read_results(folder)

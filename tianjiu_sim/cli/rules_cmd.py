@@ -6,7 +6,8 @@ import click
 from ..game.catalogue import SUIT_SYSTEMS, Catalogue, catalogue
 from ..game.rules import RuleSet
 from ..game.tiles import KINDS, chinese_names, tile_list
-from .options import emit, emit_json, players_option, render_table, resolve_rules, rules_option
+from .options import emit, emit_json, players_option, resolve_rules, rules_option
+from ..output.tables import render_table
 
 SETTING_HELP = {
     "players": "players at the table",

@@ -5,7 +5,8 @@ import click
 
 from ..errors import TjsimError
 from ..game.settlement import settle
-from .options import emit, emit_json, format_options, parse_int_list, render_table, resolve_rules, rules_option, to_csv
+from .options import emit, emit_json, format_options, parse_int_list, resolve_rules, rules_option
+from ..output.tables import render_table, to_csv
 
 
 @click.command()

@@ -9,7 +9,8 @@ import numpy as np
 
 from ..errors import TjsimError
 from ..stats import mean_ci
-from .options import emit, emit_json, format_options, players_option, render_table, resolve_rules, rules_option, to_csv
+from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from ..output.tables import render_table, to_csv
 from .play_cmd import check_dealing, check_table, dealing_options, policy_names, policy_options, table_options
 
 CHUNK = 250_000
@@ -34,7 +35,7 @@ class Tally:
         self.bonus_sum = np.zeros((players, 3), dtype=np.int64)
 
     def add(self, res, baseline: int) -> None:
-        """Add one chunk of runner.DealResults."""
+        """Add one chunk of runner.Rows."""
         pay = res.payments.astype(np.int64)
         dong = res.dong.astype(np.int64)
         played = (res.closer >= 0)[:, None] & ~res.folded
@@ -160,7 +161,8 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
 
 def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, fmt, out):
     """`simulate --session G`: deals ÷ G sessions of G deals each, banker succession of 飛庄."""
-    from ..sim.session import format_session, run_session, write_session_results
+    from ..output.session_report import format_session, write_session_results
+    from ..sim.session import run_session
 
     if length < 1:
         raise TjsimError(f"--session must be at least 1 deal, got {length}")

@@ -63,13 +63,14 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
     if threads is not None and threads < 1:
         raise TjsimError(f"--threads must be at least 1, got {threads}")
     if out is not None and out.lower().endswith(".parquet"):
-        from ..experiments.tidy import require_parquet  # noqa: PLC0415
+        from ..output.results import require_parquet  # noqa: PLC0415
 
         require_parquet()
     summary, chunks, config = measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak,
                                              threads, bonus)
     if out_dir:
-        from ..experiments.tidy import display_frame, write_results  # noqa: PLC0415
+        from ..output.results import write_results
+        from ..output.tables import display_frame  # noqa: PLC0415
 
         write_results(out_dir, "value", config, seed, {"value_chunks": chunks, "value_summary": display_frame(summary)})
     emit_values(summary, config, seed, fmt, out)
@@ -99,7 +100,8 @@ def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, str
 
 def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the values as a table, CSV (Parquet by --out suffix) or JSON."""
-    from ..experiments.tidy import csv_text, display_frame, render, write_frame  # noqa: PLC0415
+    from ..output.results import write_frame
+    from ..output.tables import csv_text, display_frame, render  # noqa: PLC0415
     from ..sim.value import COMPONENT_LABELS  # noqa: PLC0415
 
     if out is not None and out.lower().endswith(".parquet"):

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, Callable, Iterator
 
-from .chunks import ResultsFolder, now_iso, summarize_sessions
+from .chunks import now_iso, ResultsFolder, summarize_sessions
 from ..errors import TjsimError
 from .experiment import Experiment
 

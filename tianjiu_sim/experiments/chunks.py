@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import platform
 import sys
 from importlib import metadata
@@ -26,6 +25,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from ..errors import TjsimError
+from ..output.results import atomic_write_bytes, atomic_write_text
 from .experiment import Experiment, cell_label, strategies_label
 
 MANIFEST = "manifest.json"
@@ -36,26 +36,6 @@ FORMAT_VERSION = 1
 def now_iso() -> str:
     """The current UTC time, ISO 8601 to the second."""
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write `text` to `path` so that readers see the old file or the whole new one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding=encoding, newline="") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Binary twin of atomic_write_text."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def versions() -> dict[str, str]:

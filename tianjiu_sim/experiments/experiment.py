@@ -105,7 +105,7 @@ def cell_rules(cell: dict[str, Any]) -> RuleSet:
 def known_strategies() -> tuple[str, ...]:
     """Strategy names accepted in experiment files (the engine's registry when it exists)."""
     try:
-        from ..strategies import bots as _s  # noqa: PLC0415 (optional until the engine lands)
+        from ..strategies import registry as _s  # noqa: PLC0415 (optional until the engine lands)
     except Exception:  # noqa: BLE001 (an engine mid-build must not break validation)
         return BASE_STRATEGIES
     for attr in ("STRATEGY_NAMES", "NAMES", "STRATEGIES", "POLICIES"):

@@ -26,7 +26,8 @@ import pandas as pd
 from numba import njit
 
 from ..kernels.dealing import deal_for_banker
-from ..kernels.rng import STREAM_DEAL, seed_stream
+from ..kernels.layout import STREAM_DEAL
+from ..kernels.rng import seed_stream
 from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
 from ..stats import Z95, mean_ci, wilson
@@ -300,7 +301,7 @@ def _mean_columns(df: pd.DataFrame, prefix: str, sum_col: str, sq_col: str, n_co
 def _check_strategies_known(cell: dict, options: dict) -> list[str]:
     out = _check_method_fits(cell, options)
     try:
-        from ..strategies.bots import POLICIES  # noqa: PLC0415
+        from ..strategies.registry import POLICIES  # noqa: PLC0415
     except ImportError:
         return out + ["the game engine (tianjiu_sim/strategies.py) is not installed"]
     for s in cell.get("strategies") or []:

@@ -18,8 +18,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..kernels.dealing import ROUNDS, deal_perfect
-from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, new_state, randbelow, seed_stream
+from ..kernels.dealing import deal_perfect, ROUNDS
+from ..kernels.layout import STREAM_DEAL, STREAM_DICE, STREAM_PLAY
+from ..kernels.rng import new_state, randbelow, seed_stream
 from .rules import RuleSet
 from .tiles import KIND_BITS, KIND_BY_PIPS, KINDS, N_TILES, TILE_KIND, tile_list
 

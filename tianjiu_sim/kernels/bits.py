@@ -113,3 +113,9 @@ else:
     def pdep(src, mask):
         """Deposit the low bits of `src`, in order, into the set bits of `mask` (portable loop)."""
         return _pdep_portable(src, mask)
+
+
+@njit(cache=True, inline="always")
+def nth_bit(mask, k):
+    """Bit position of the k-th (0-based) set bit of mask, lowest first."""
+    return np.int64(ctz(pdep(np.uint64(1) << np.uint64(k), mask)))

@@ -11,6 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .layout import (
+    FROM_BOX, FROM_NAMES, KIND_ROUNDS, KIND_WALL, PLAN_DEALT, PLAN_FROM, PLAN_K, PLAN_KIND, PLAN_METHOD,
+    PLAN_PLAYERS, PLAN_ROUND, PLAN_SEQ, PLAN_SHUFFLE, PLAN_SIZE, PLAN_TAKER, PLAN_TILES,
+)
 from .rng import randbelow
 from .shuffles import apply_shuffle
 
@@ -88,15 +92,6 @@ METHOD_STACKS: dict[str, tuple[tuple[int, int], ...]] = {
 }
 WALL_STACKS, WALL_LAYERS, WALL_PLAYERS, WALL_TILES = 8, 4, 4, 8
 
-# make_plan layout (int64 array, PLAN_SIZE long); see docs/CONTRACTS.md "Dealing plans".
-PLAN_KIND, PLAN_PLAYERS, PLAN_TILES, PLAN_ROUND, PLAN_SHUFFLE, PLAN_K, PLAN_FROM, PLAN_METHOD, \
-    PLAN_DEALT = range(9)
-PLAN_TAKER = 16  # plan[PLAN_TAKER + k]: taker (0-based) of position k, −1 if undealt
-PLAN_SEQ = 48  # plan[PLAN_SEQ + taker * tiles + i]: position of the taker's i-th tile taken
-PLAN_SIZE = 80
-KIND_ROUNDS, KIND_WALL = 0, 1
-FROM_BOX, FROM_PLAYED = 0, 1
-FROM_NAMES = ("box", "played")
 
 
 def wall_takes(method: str) -> tuple[tuple[int, ...], ...]:

@@ -80,9 +80,3 @@ def random_double(state):
 def new_state() -> np.ndarray:
     """A fresh uint64[4] state array (seed it with `seed_stream`)."""
     return np.zeros(4, dtype=np.uint64)
-
-
-# Stream numbers, so that dealing and decisions never share random numbers.
-STREAM_DEAL = 1
-STREAM_PLAY = 2
-STREAM_DICE = 3

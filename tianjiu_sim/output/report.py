@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ..experiments.chunks import atomic_write_text
+from .results import atomic_write_text
 from .figures import plot_text as _t, pyplot as _pyplot, save_figure as _save, unit_label as _unit
 
 

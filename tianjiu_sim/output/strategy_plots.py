@@ -199,7 +199,7 @@ def _rel(path: Path, base: Path) -> str:
 
 def compare_section(folder: Path, base: Path) -> str:
     """Markdown (with plots written into `folder`) for a `compare --out-dir` folder."""
-    from ..experiments.tidy import read_results  # noqa: PLC0415
+    from .results import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     info = _info(manifest)
@@ -226,7 +226,7 @@ def compare_section(folder: Path, base: Path) -> str:
 
 def value_section(folder: Path, base: Path) -> str:
     """Markdown (with the value plot written into `folder`) for a `value --out-dir` folder."""
-    from ..experiments.tidy import read_results  # noqa: PLC0415
+    from .results import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     info = _info(manifest)
@@ -255,7 +255,7 @@ def value_section(folder: Path, base: Path) -> str:
 
 def session_section(folder: Path, base: Path) -> str:
     """Markdown (with the session-risk plot written into `folder`) for a session results folder."""
-    from ..experiments.tidy import read_results  # noqa: PLC0415
+    from .results import read_results  # noqa: PLC0415
 
     manifest, t = read_results(folder)
     cfg = manifest["config"]

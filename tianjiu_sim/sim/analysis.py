@@ -3,9 +3,9 @@
 The runner's `run_deals` plays a contiguous range of deal indices with one banker and one
 policy list. The analyses need more freedom on the very same deals: replay deal d with the
 strategies rotated (duplicate), with some tiles exchanged (counterfactual values), or with
-the banker on another seat. Both kernels here key every random stream on the deal index
-exactly as `runner._run` does (docs/CONTRACTS.md), so `play_hands(dealt_hands(...))` gives
-`run_deals`'s results, and a replay of deal d under changed conditions uses deal d's own
+the banker on another seat. `dealt_hands` deals exactly as the play kernel does, and
+`play_hands` is `runner.play_rows` with given hands: every stream is keyed on the deal index
+(docs/CONTRACTS.md), so `play_hands(dealt_hands(...))` gives `run_deals`'s results, and a replay of deal d under changed conditions uses deal d's own
 decision (STREAM_PLAY) and dice (STREAM_DICE) streams: everything else stays equal.
 """
 from __future__ import annotations
@@ -18,13 +18,12 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
-from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
+from ..kernels.dealing import deal_for_banker, make_plan, ROUNDS
 from .duplicate import rotation_table
-from ..kernels.engine import pack_params, deal_scratch, play_deal, tables
-from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..kernels.layout import STREAM_DEAL
+from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
-from .runner import policy_ids
-from ..strategies.bots import R_PLAYERS
+from .runner import play_rows, policy_ids
 from ..kernels.threads import set_threads
 from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
 
@@ -48,39 +47,6 @@ def _deal_kernel(seed, idx, plan, bankers, players, out):
             deal_for_banker(st, plan, bankers[i], order, h)
             for s in range(players):
                 out[i, s] = np.int64(h[s])
-
-
-@njit(cache=True, parallel=True)
-def _play_kernel(seed, idx, hands_in, bankers, streaks, policies, params, tabs,
-                 out_pay, out_dong, out_closer, out_bonus, out_folded):
-    players = params[R_PLAYERS]
-    n = idx.shape[0]
-    n_chunks = min(n, _MAX_CHUNKS)
-    per = (n + n_chunks - 1) // n_chunks
-    for c in prange(n_chunks):
-        st_play = np.zeros(4, dtype=np.uint64)
-        st_dice = np.zeros(4, dtype=np.uint64)
-        hands0 = np.zeros(players, dtype=np.int64)
-        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
-        rec_plays = np.zeros((0, 0, 4), dtype=np.int64)
-        rec_tricks = np.zeros((0, 0, 3), dtype=np.int64)
-        rec_bonus = np.zeros((0, 0, 4), dtype=np.int64)
-        rec_n = np.zeros((0, 3), dtype=np.int64)
-        counts = np.zeros((0, 0), dtype=np.int64)
-        for i in range(c * per, min(n, (c + 1) * per)):
-            for s in range(players):
-                hands0[s] = hands_in[i, s]
-            seed_stream(st_play, seed, STREAM_PLAY, idx[i])
-            seed_stream(st_dice, seed, STREAM_DICE, idx[i])
-            out_closer[i] = play_deal(hands0, bankers[i], streaks[i], policies[i], params, tabs,
-                                      st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
-                                      rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
-            for s in range(players):
-                out_pay[i, s] = pay[s]
-                out_dong[i, s] = dong[s]
-                out_folded[i, s] = folded[s]
-                for t in range(3):
-                    out_bonus[i, s, t] = bonus[s, t]
 
 
 @dataclass
@@ -126,20 +92,11 @@ def play_hands(rules: RuleSet, policies, seed: int, hands: np.ndarray, deal_inde
     [rows, players] of policy ids; `banker` and `streak` are scalars or per-row arrays.
     """
     hands = np.ascontiguousarray(hands, dtype=np.int64)
-    n, players = hands.shape
-    idx = np.ascontiguousarray(deal_index, dtype=np.int64)
-    if isinstance(policies, np.ndarray) and policies.ndim == 2:
-        pol = np.ascontiguousarray(policies, dtype=np.int64)
-    else:
-        pol = np.ascontiguousarray(np.broadcast_to(policy_ids(list(policies), players), (n, players)))
-    out = Played(np.zeros((n, players), np.int64), np.zeros((n, players), np.int64),
-                 np.zeros(n, np.int64), np.zeros((n, players, 3), np.int64), np.zeros((n, players), np.int64))
-    if n:
-        set_threads(threads)
-        _play_kernel(np.uint64(seed), idx, hands, _per_row(banker, n), _per_row(streak, n), pol,
-                     pack_params(rules), tables(rules), out.payments, out.dong, out.closer, out.bonus,
-                     out.folded)
-    return out
+    n = hands.shape[0]
+    r = play_rows(rules, policies, seed, n, deal_index=np.ascontiguousarray(deal_index, dtype=np.int64),
+                  hands=hands, banker=banker, streak=streak, threads=threads)
+    return Played(r.payments.astype(np.int64), r.dong.astype(np.int64), r.closer.astype(np.int64),
+                  r.bonus.astype(np.int64), r.folded.astype(np.int64))
 
 
 # ---------------------------------------------------------------------------

@@ -42,11 +42,11 @@ import numba
 from numba import njit, prange
 
 from ..kernels.bits import pdep
-from ..kernels.dealing import deal_perfect
-from ..kernels.engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, deal_scratch, play_deal
 from ..errors import TjsimError
-from ..kernels.rng import STREAM_DEAL, seed_stream
-from .session import gather_played
+from ..kernels.layout import STREAM_DEAL
+from ..kernels.rng import seed_stream
+from .runner import play_rows, policy_ids
+from .session import gather_rows
 from ..kernels.shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
 from ..kernels.threads import fetch_add1
 from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
@@ -58,6 +58,8 @@ PLAYED_CHUNK_BLOCKS = 2  # blocks per chunk with --from played (a deal is played
 # Streams of the simulated previous deals (--from played), apart from the game's 1–3 and
 # analysis.STREAM_EXCHANGE (7); the index is the deal index d.
 STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_PLAY, STREAM_PREVIOUS_DICE = 9, 10, 11
+_PREVIOUS_STREAMS = np.array([STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_PLAY, STREAM_PREVIOUS_DICE], dtype=np.int64)
+_PREVIOUS_ROWS = 1 << 14  # previous deals per kernel call (bounds the record slabs)
 DEFAULT_PREVIOUS_POLICY = "heuristic"
 
 # Masks (int64 so numba arithmetic stays in one integer type; every value is < 2**32).
@@ -379,46 +381,6 @@ def _mc_block(seed, cell, b, total, seq, players, tiles, kind, k, starts, base, 
     _flush(acc, row)
 
 
-@njit(cache=True, parallel=True)
-def _previous_orders(seed, first, players, tiles, round_size, policies, params, tabs, out):
-    """out[i] = the gathered order of deal index first + i's simulated previous deal (`--from played`).
-
-    The previous deal: perfect shuffle and round dealing from STREAM_PREVIOUS_DEAL, played with
-    banker seat 0, streak 1 and `policies` (ids per seat), decisions and dice from
-    STREAM_PREVIOUS_PLAY / STREAM_PREVIOUS_DICE, all with index first + i; its tiles gathered
-    by `session.gather_played` (played tiles in play order, then the rest in box order).
-    """
-    n = out.shape[0]
-    n_chunks = min(n, 64)
-    per = (n + n_chunks - 1) // n_chunks
-    for c in prange(n_chunks):
-        st_deal = np.zeros(4, dtype=np.uint64)
-        st_play = np.zeros(4, dtype=np.uint64)
-        st_dice = np.zeros(4, dtype=np.uint64)
-        order = np.zeros(32, dtype=np.int64)
-        hands32 = np.zeros(players, dtype=np.uint32)
-        hands0 = np.zeros(players, dtype=np.int64)
-        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
-        rec_plays = np.zeros((1, MAX_PLAYS, 4), dtype=np.int64)
-        rec_tricks = np.zeros((1, MAX_TRICKS, 3), dtype=np.int64)
-        rec_bonus = np.zeros((1, MAX_BONUS, 4), dtype=np.int64)
-        rec_n = np.zeros((1, 3), dtype=np.int64)
-        counts = np.zeros((0, 0), dtype=np.int64)
-        for i in range(c * per, min(n, (c + 1) * per)):
-            d = first + i
-            seed_stream(st_deal, seed, STREAM_PREVIOUS_DEAL, d)
-            deal_perfect(st_deal, players, tiles, round_size, order, hands32)
-            for s in range(players):
-                hands0[s] = np.int64(hands32[s])
-            seed_stream(st_play, seed, STREAM_PREVIOUS_PLAY, d)
-            seed_stream(st_dice, seed, STREAM_PREVIOUS_DICE, d)
-            play_deal(hands0, 0, 1, policies, params, tabs, st_play, st_dice, obs, buf, kv, hands, dong,
-                      folded, pay, bonus, rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
-            gather_played(rec_plays[0], rec_n[0, 0], order)
-            for j in range(32):
-                out[i, j] = order[j]
-
-
 # How _block_uniform draws each hand (hand_plan[p, 0]; columns 1–2: offset and length of its
 # pattern table in `patterns`).
 HAND_DRAWN, HAND_PATTERN, HAND_REST = 0, 1, 2
@@ -634,15 +596,18 @@ def _ticked(deals: int, first: int, nb: int) -> int:
 
 
 def previous_orders(rules, seed: int, first: int, n: int, policy: str = DEFAULT_PREVIOUS_POLICY) -> np.ndarray:
-    """int64[n, 32]: the gathered orders `--from played` starts deal indices first … first + n − 1 from."""
-    from ..kernels.engine import pack_params, tables
-    from .runner import policy_ids
+    """int64[n, 32]: the gathered orders `--from played` starts deal indices first … first + n − 1 from.
 
+    The previous deal of deal index d: perfect shuffle and round dealing from
+    STREAM_PREVIOUS_DEAL, played with banker seat 0, streak 1 and `policy` at every seat,
+    decisions and dice from STREAM_PREVIOUS_PLAY / STREAM_PREVIOUS_DICE, all with index d; its
+    tiles gathered by `session.gather_played` (played tiles in play order, then the rest in box order).
+    """
     out = np.zeros((n, N_TILES), dtype=np.int64)
-    if n:
-        _previous_orders(np.int64(seed), np.int64(first), np.int64(rules.players),
-                         np.int64(rules.tiles_per_player), np.int64(rules.deal_round),
-                         policy_ids([policy], rules.players), pack_params(rules), tables(rules), out)
+    for lo in range(0, n, _PREVIOUS_ROWS):
+        m = min(n, lo + _PREVIOUS_ROWS) - lo
+        r = play_rows(rules, [policy], seed, m, deal_index=first + lo, streams=_PREVIOUS_STREAMS, record=True)
+        gather_rows(r.records[0], r.records[3], out[lo:lo + m])
     return out
 
 
@@ -656,11 +621,10 @@ def run_cells(rules, cells: Sequence[tuple[str, Shuffle]], from_: str, deals: in
     chunk: the chunk's previous deals are played once and shared by all of them. With
     `core_only` only the core (INTERFACES.md) columns are counted; the others stay 0.
     """
-    from ..kernels.dealing import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES, make_plan
+    from ..kernels.dealing import make_plan
+    from ..kernels.layout import FROM_BOX, PLAN_FROM, PLAN_PLAYERS, PLAN_SEQ, PLAN_TILES
 
     if from_ == "played":
-        from .runner import policy_ids
-
         policy_ids([previous_policy], rules.players)  # unknown names fail before any work
     specs, played = [], []
     for method, shuffle in cells:

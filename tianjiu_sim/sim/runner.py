@@ -14,15 +14,18 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
-from ..kernels.engine import (
-    MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables,
-)
+from ..kernels.dealing import deal_for_banker, make_plan, ROUNDS
+from ..kernels.engine import deal_scratch, play_deal
+from ..kernels.layout import MAX_BONUS, MAX_PLAYS, MAX_TRICKS
+from ..kernels.tables import pack_params, tables
 from ..errors import TjsimError
-from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..kernels.layout import STREAM_DEAL, STREAM_DICE, STREAM_PLAY
+from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
-from ..strategies.bots import POLICIES, R_NCLASSES, R_PLAYERS
+from ..kernels.layout import R_NCLASSES, R_PLAYERS
+from ..strategies.registry import POLICIES, choose_fold, choose_follow, choose_lead
 from ..kernels.threads import fetch_add1, set_threads
+from .trace import to_trace
 
 
 def deal_plan(rules: RuleSet, method: str = ROUNDS, shuffle: str = "perfect") -> np.ndarray:
@@ -38,85 +41,161 @@ def deal_hands(st, plan, banker, order, hands32):
     deal_for_banker(st, plan, banker, order, hands32)
 
 
-@njit(cache=True, parallel=True)
-def _run(seed, start, n, n_chunks, n_workers, plan, given, banker, streak, policies, params, tabs,
-         out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-         out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
-    """Play deals start … start+n-1 into rows 0 … n-1 of the outputs, chunks in parallel.
+@njit(cache=True)
+def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
+                 params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
+                 out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
+    """One thread's share of `play_rows`: claim chunks of rows from the shared counter and play them.
 
-    Record arrays with slabs (one per deal) turn on trace recording; `out_hands` with rows
-    receives the hands as dealt. Both runners use this one kernel, so it compiles once.
+    Kept out of the parallel kernel so that numba's parfor passes see a one-line loop body:
+    run on the whole inlined engine they cost most of its compile time.
     """
     players = params[R_PLAYERS]
+    n = out_closer.shape[0]
     per = (n + n_chunks - 1) // n_chunks
-    record = rec_plays.shape[0] > 0
+    keep_hands = out_hands.shape[0] > 0
+    consecutive = idx.shape[0] != n
+    # Scratch once per worker: allocation per deal would cost as much as the deal.
+    st_deal = np.zeros(4, dtype=np.uint64)
+    st_play = np.zeros(4, dtype=np.uint64)
+    st_dice = np.zeros(4, dtype=np.uint64)
+    order = np.zeros(32, dtype=np.int64)
+    hands32 = np.zeros(players, dtype=np.uint32)
+    hands0 = np.zeros(players, dtype=np.int64)
+    obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
+    while True:
+        c = fetch_add1(next_chunk, 0)
+        if c >= n_chunks:
+            break
+        cnt = counts[c % counts.shape[0]]
+        for i in range(c * per, min(n, (c + 1) * per)):
+            d = idx[0] + i if consecutive else idx[i]
+            banker = bankers[i % bankers.shape[0]]
+            if given.shape[0] > 0:
+                g = i % given.shape[0]
+                for s in range(players):
+                    hands0[s] = given[g, s]
+            else:
+                if orders.shape[0] > 0:
+                    for t in range(32):
+                        order[t] = orders[i, t]
+                seed_stream(st_deal, seed, streams[0], d)
+                deal_hands(st_deal, plan, banker, order, hands32)
+                for s in range(players):
+                    hands0[s] = np.int64(hands32[s])
+            seed_stream(st_play, seed, streams[1], d)
+            seed_stream(st_dice, seed, streams[2], d)
+            closer = play_deal(hands0, banker, streaks[i % streaks.shape[0]], policies[i % policies.shape[0]],
+                               choose_fold, choose_lead, choose_follow, params, tabs, st_play, st_dice,
+                               obs, buf, kv, hands, dong, folded, pay, bonus, rec_plays, rec_tricks, rec_bonus,
+                               rec_n, i, cnt)
+            out_closer[i] = closer
+            if keep_hands:
+                for s in range(players):
+                    out_hands[i, s] = hands0[s]
+            for s in range(players):
+                out_pay[i, s] = pay[s]
+                out_dong[i, s] = dong[s]
+                out_folded[i, s] = folded[s] != 0
+                for t in range(3):
+                    out_bonus[i, s, t] = bonus[s, t]
+
+
+@njit(cache=True, parallel=True)
+def _play_rows(n_chunks, n_workers, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
+               params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
+               out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
+    """The one compiled play kernel: rows of deals in parallel (see `play_rows`)."""
     # One prange iteration per thread; each takes the next chunk from a shared counter until
     # none is left. prange alone gives each thread a fixed half of the chunks, so a thread
-    # sharing its core with another process held the whole run back (2 threads were then no
-    # faster than 1). Which thread plays a chunk does not change any result.
+    # sharing its core with another process held the whole run back. Which thread plays a
+    # chunk does not change any result.
     next_chunk = np.zeros(1, dtype=np.int64)
     for _w in prange(n_workers):
-        # Scratch once per worker: allocation per deal would cost as much as the deal.
-        st_deal = np.zeros(4, dtype=np.uint64)
-        st_play = np.zeros(4, dtype=np.uint64)
-        st_dice = np.zeros(4, dtype=np.uint64)
-        order = np.zeros(32, dtype=np.int64)
-        hands32 = np.zeros(players, dtype=np.uint32)
-        hands0 = np.zeros(players, dtype=np.int64)
-        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
-        while True:
-            c = fetch_add1(next_chunk, 0)
-            if c >= n_chunks:
-                break
-            cnt = counts[c]
-            lo = c * per
-            hi = min(n, lo + per)
-            for i in range(lo, hi):
-                d = start + i
-                if given.shape[0] > 0:
-                    g = i % given.shape[0]
-                    for s in range(players):
-                        hands0[s] = given[g, s]
-                else:
-                    seed_stream(st_deal, seed, STREAM_DEAL, d)
-                    deal_hands(st_deal, plan, banker, order, hands32)
-                    for s in range(players):
-                        hands0[s] = np.int64(hands32[s])
-                seed_stream(st_play, seed, STREAM_PLAY, d)
-                seed_stream(st_dice, seed, STREAM_DICE, d)
-                closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
-                                   obs, buf, kv, hands, dong, folded, pay, bonus,
-                                   rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
-                out_closer[i] = closer
-                if record:
-                    for s in range(players):
-                        out_hands[i, s] = hands0[s]
-                for s in range(players):
-                    out_pay[i, s] = pay[s]
-                    out_dong[i, s] = dong[s]
-                    out_folded[i, s] = folded[s] != 0
-                    for t in range(3):
-                        out_bonus[i, s, t] = bonus[s, t]
+        _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
+                     params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
+                     out_hands, rec_plays, rec_tricks, rec_bonus, rec_n)
 
 
-_NO_HANDS = np.zeros((0, 0), dtype=np.int64)
-_NO_PLAYS = np.zeros((0, 0, 4), dtype=np.int64)
-_NO_TRICKS = np.zeros((0, 0, 3), dtype=np.int64)
-_NO_BONUS = np.zeros((0, 0, 4), dtype=np.int64)
+_NONE2 = np.zeros((0, 0), dtype=np.int64)
+_NONE3 = np.zeros((0, 0, 0), dtype=np.int64)
+_NO_COUNTS = np.zeros((1, 0, 0), dtype=np.int64)
 _NO_N = np.zeros((0, 3), dtype=np.int64)
+_STREAMS = np.array([STREAM_DEAL, STREAM_PLAY, STREAM_DICE], dtype=np.int64)
+# Rows per chunk: at most 256 chunks (work claimed from a shared counter), at least 64 rows each.
+_MAX_CHUNKS, _MIN_ROWS = 256, 64
 
 
 @dataclass
-class DealResults:
-    """Per-deal arrays of a run (deal i of the arrays is deal index start + i)."""
+class Rows:
+    """Per-row results of `play_rows` (row i = one play of one deal)."""
 
-    payments: np.ndarray  # int32 [deals, players], bonuses included, zero-sum per deal
-    dong: np.ndarray  # int8 [deals, players]
-    closer: np.ndarray  # int8 [deals], -1 for a void deal
-    bonus: np.ndarray  # int32 [deals, players, 3]: net per bonus type (engine.BONUS_TYPES)
-    folded: np.ndarray  # bool [deals, players]
-    class_counts: np.ndarray  # int64 [3, classes]: led, beat with, beaten (engine.C_*)
-    start: int = 0
+    payments: np.ndarray  # int32 [rows, players], bonuses included, zero-sum per row
+    dong: np.ndarray  # int8 [rows, players]
+    closer: np.ndarray  # int8 [rows], -1 for a void deal
+    bonus: np.ndarray  # int32 [rows, players, 3]: net per bonus type (engine.BONUS_TYPES)
+    folded: np.ndarray  # bool [rows, players]
+    class_counts: np.ndarray | None  # int64 [3, classes] (engine.C_*), with count_classes
+    hands: np.ndarray | None  # int64 [rows, players]: the hands as dealt, with keep_hands or record
+    records: tuple | None  # (plays, tricks, bonus, n) slabs per row, with record
+    start: int = 0  # deal index of row 0 where rows are consecutive deals (`run_deals`)
+
+
+def _rows_of(value, n: int, dtype=np.int64) -> np.ndarray:
+    """A per-row int64 array from a scalar (one entry: the same for every row) or a sequence."""
+    arr = np.ascontiguousarray(np.atleast_1d(np.asarray(value, dtype=dtype)))
+    if arr.shape[0] not in (1, n):
+        raise ValueError(f"per-row array has {arr.shape[0]} entries for {n} rows")
+    return arr
+
+
+def play_rows(rules: RuleSet, policies, seed: int, n: int, *, deal_index=0, hands=None, banker=0,
+              streak=1, plan: np.ndarray | None = None, orders: np.ndarray | None = None,
+              streams: np.ndarray = _STREAMS, record: bool = False, count_classes: bool = False,
+              keep_hands: bool = False, threads: int | None = None) -> Rows:
+    """Play n rows of deals with the one compiled play kernel; every runner calls this.
+
+    Row i plays deal index `deal_index + i` (an int) or `deal_index[i]` (an array): its hands
+    are dealt by `plan` from that index's deal stream (`orders[i]`: the order a `played` plan
+    starts from), or taken from `hands` (row i % len(hands)); its decisions and dice come from
+    that index's play and dice streams. `banker`, `streak` and `policies` (names one per seat
+    or one for all, or an int id array [rows or 1, players]) are the same for every row or one
+    per row. Results depend only on these, never on the thread count or the chunking.
+    """
+    players = rules.players
+    if isinstance(policies, np.ndarray) and policies.ndim == 2:
+        pol = np.ascontiguousarray(policies, dtype=np.int64)
+    else:
+        pol = policy_ids(list(policies), players).reshape(1, players)
+    idx = _rows_of(deal_index, n)
+    given = _given(hands, players)
+    if plan is None:
+        plan = deal_plan(rules)
+    order_rows = _NONE2 if orders is None else np.ascontiguousarray(orders, dtype=np.int64)
+    params = pack_params(rules)
+    n_chunks = min(_MAX_CHUNKS, max(1, n // _MIN_ROWS))
+    counts = np.zeros((n_chunks, 3, int(params[R_NCLASSES])), dtype=np.int64) if count_classes else _NO_COUNTS
+    keep = keep_hands or record
+    out = Rows(np.zeros((n, players), np.int32), np.zeros((n, players), np.int8), np.zeros(n, np.int8),
+               np.zeros((n, players, 3), np.int32), np.zeros((n, players), np.bool_), None,
+               np.zeros((n, players), np.int64) if keep else None, None)
+    if record:
+        rec = (np.zeros((n, MAX_PLAYS, 4), np.int64), np.zeros((n, MAX_TRICKS, 3), np.int64),
+               np.zeros((n, MAX_BONUS, 4), np.int64), np.zeros((n, 3), np.int64))
+    else:
+        rec = (_NONE3, _NONE3, _NONE3, _NO_N)
+    if n > 0:
+        if threads is not None:
+            set_threads(threads)
+        _play_rows(n_chunks, min(n_chunks, numba.get_num_threads()), np.uint64(seed), streams, idx, plan,
+                   order_rows, given, _rows_of(banker, n), _rows_of(streak, n), pol, params, tables(rules),
+                   out.payments, out.dong, out.closer, out.bonus, out.folded, counts,
+                   out.hands if keep else _NONE2, *rec)
+    if count_classes:
+        out.class_counts = counts.sum(axis=0)
+    if record:
+        out.records = rec
+    return out
 
 
 def policy_ids(names: Sequence[str], players: int) -> np.ndarray:
@@ -146,59 +225,23 @@ def _given(hands, players: int) -> np.ndarray:
 
 def run_deals(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, start: int = 0,
               banker: int = 0, streak: int = 1, threads: int | None = None, hands=None,
-              method: str = ROUNDS, shuffle: str = "perfect") -> DealResults:
-    """Play deals start … start+deals-1 (in parallel) and return their per-deal arrays."""
-    players = rules.players
-    pol = policy_ids(policies, players)
-    params = pack_params(rules)
-    tabs = tables(rules)
-    given = _given(hands, players)
-    plan = deal_plan(rules, method, shuffle)
-    if threads is not None:
-        set_threads(threads)
-    n_chunks = max(1, min(256, deals // 1000))
-    pay = np.zeros((deals, players), dtype=np.int32)
-    dong = np.zeros((deals, players), dtype=np.int8)
-    closer = np.zeros(deals, dtype=np.int8)
-    bonus = np.zeros((deals, players, 3), dtype=np.int32)
-    folded = np.zeros((deals, players), dtype=np.bool_)
-    n_cls = int(params[R_NCLASSES])
-    counts = np.zeros((n_chunks, 3, n_cls), dtype=np.int64)
-    if deals > 0:
-        _run(np.uint64(seed), start, deals, n_chunks, min(n_chunks, numba.get_num_threads()), plan, given, banker, streak, pol, params, tabs,
-             pay, dong, closer, bonus, folded, counts, _NO_HANDS, _NO_PLAYS, _NO_TRICKS, _NO_BONUS, _NO_N)
-    return DealResults(pay, dong, closer, bonus, folded, counts.sum(axis=0), start)
+              method: str = ROUNDS, shuffle: str = "perfect") -> Rows:
+    """Play deals start … start+deals-1 (in parallel) and return their per-deal arrays, classes counted."""
+    r = play_rows(rules, policies, seed, deals, deal_index=start, hands=hands, banker=banker, streak=streak,
+                  plan=deal_plan(rules, method, shuffle), count_classes=True, threads=threads)
+    r.start = start
+    return r
 
 
 def simulate_traces(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, hands=None,
                     banker: int = 0, streak: int = 1, start: int = 0, method: str = ROUNDS,
                     shuffle: str = "perfect") -> list[dict]:
     """INTERFACES.md traces of deal indices start … start+deals-1 (or of the given hands)."""
-    from .trace import to_trace
-
-    players = rules.players
-    pol = policy_ids(policies, players)
-    params = pack_params(rules)
-    tabs = tables(rules)
-    given = _given(hands, players)
-    n = deals
-    out_hands = np.zeros((n, players), dtype=np.int64)
-    out_pay = np.zeros((n, players), dtype=np.int32)
-    out_dong = np.zeros((n, players), dtype=np.int8)
-    out_closer = np.zeros(n, dtype=np.int8)
-    out_bonus = np.zeros((n, players, 3), dtype=np.int32)
-    out_folded = np.zeros((n, players), dtype=np.bool_)
-    counts = np.zeros((1, 0, 0), dtype=np.int64)
-    rec_plays = np.zeros((n, MAX_PLAYS, 4), dtype=np.int64)
-    rec_tricks = np.zeros((n, MAX_TRICKS, 3), dtype=np.int64)
-    rec_bonus = np.zeros((n, MAX_BONUS, 4), dtype=np.int64)
-    rec_n = np.zeros((n, 3), dtype=np.int64)
-    if n > 0:
-        _run(np.uint64(seed), start, n, 1, 1, deal_plan(rules, method, shuffle), given, banker, streak,
-             pol, params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-             out_hands, rec_plays, rec_tricks, rec_bonus, rec_n)
+    r = play_rows(rules, policies, seed, deals, deal_index=start, hands=hands, banker=banker, streak=streak,
+                  plan=deal_plan(rules, method, shuffle), record=True)
+    plays, tricks, bonus, counts = r.records
     given_labels = hands is not None
-    return [to_trace(rules, seed, start + i, banker, streak, out_hands[i], out_folded[i], rec_plays[i],
-                     rec_tricks[i], rec_bonus[i], rec_n[i], out_dong[i], int(out_closer[i]), out_pay[i],
+    return [to_trace(rules, seed, start + i, banker, streak, r.hands[i], r.folded[i], plays[i], tricks[i],
+                     bonus[i], counts[i], r.dong[i], int(r.closer[i]), r.payments[i],
                      method=None if given_labels else method, shuffle=None if given_labels else shuffle)
-            for i in range(n)]
+            for i in range(deals)]

@@ -22,16 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..kernels.dealing import ROUNDS, deal_for_banker, make_plan
-from ..kernels.engine import MAX_BONUS, MAX_PLAYS, MAX_TRICKS, pack_params, deal_scratch, play_deal, tables
-from ..kernels.rng import STREAM_DEAL, STREAM_DICE, STREAM_PLAY, seed_stream
+from ..kernels.dealing import make_plan, ROUNDS
 from ..game.rules import RuleSet
-from .runner import policy_ids
+from .runner import play_rows, policy_ids
 from ..stats import Z95
-from ..strategies.bots import R_PLAYERS
-from ..kernels.threads import set_threads
 
 if TYPE_CHECKING:  # pandas is imported where tables are made: deal-odds starts faster without it
     import pandas as pd
@@ -55,52 +51,15 @@ def gather_played(rec_plays, n_plays, order):
             k += 1
 
 
-@njit(cache=True, parallel=True)
-def _sessions(seed, n_sessions, length, plan, from_played, policies, params, tabs,
-              out_pay, out_bonus, out_banker, out_streak, out_closer):
-    players = params[R_PLAYERS]
-    for k in prange(n_sessions):
-        st_deal = np.zeros(4, dtype=np.uint64)
-        st_play = np.zeros(4, dtype=np.uint64)
-        st_dice = np.zeros(4, dtype=np.uint64)
-        order = np.arange(32).astype(np.int64)
-        hands32 = np.zeros(players, dtype=np.uint32)
-        hands0 = np.zeros(players, dtype=np.int64)
-        obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
-        slabs = 1 if from_played else 0  # record the play only when the next deal gathers it
-        rec_plays = np.zeros((slabs, MAX_PLAYS, 4), dtype=np.int64)
-        rec_tricks = np.zeros((slabs, MAX_TRICKS, 3), dtype=np.int64)
-        rec_bonus = np.zeros((slabs, MAX_BONUS, 4), dtype=np.int64)
-        rec_n = np.zeros((slabs, 3), dtype=np.int64)
-        counts = np.zeros((0, 0), dtype=np.int64)
-        banker = 0
-        streak = 1
-        for g in range(length):
-            d = k * length + g
-            seed_stream(st_deal, seed, STREAM_DEAL, d)
-            deal_for_banker(st_deal, plan, banker, order, hands32)
-            for s in range(players):
-                hands0[s] = np.int64(hands32[s])
-            seed_stream(st_play, seed, STREAM_PLAY, d)
-            seed_stream(st_dice, seed, STREAM_DICE, d)
-            closer = play_deal(hands0, banker, streak, policies, params, tabs, st_play, st_dice,
-                               obs, buf, kv, hands, dong, folded, pay, bonus,
-                               rec_plays, rec_tricks, rec_bonus, rec_n, 0, counts)
-            out_banker[k, g] = banker
-            out_streak[k, g] = streak
-            out_closer[k, g] = closer
-            for s in range(players):
-                out_pay[k, g, s] = pay[s]
-                for t in range(3):
-                    out_bonus[k, g, s, t] = bonus[s, t]
-            if from_played:
-                gather_played(rec_plays[0], rec_n[0, 0], order)
-            if closer >= 0:
-                if closer == banker:
-                    streak += 1
-                else:
-                    banker = closer
-                    streak = 1
+@njit(cache=True)
+def gather_rows(rec_plays, rec_n, out):
+    """out[i] = the gathered order of row i's recorded deal (`gather_played` row by row)."""
+    for i in range(out.shape[0]):
+        gather_played(rec_plays[i], rec_n[i, 0], out[i])
+
+
+# Sessions played side by side per kernel call: bounds the record slabs that `played` needs.
+_SESSION_ROWS = 1 << 14
 
 
 @dataclass
@@ -137,15 +96,34 @@ def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: in
         raise TjsimError(f"need at least one session, got {sessions}")
     players = rules.players
     names = [p.strip() for p in policies]
-    pol = policy_ids(names, players)
+    pol = policy_ids(names, players).reshape(1, players)
     plan = make_plan(rules, method, shuffle, from_)
+    played = from_ == "played"
     shape = (sessions, length)
     out = SessionResults([n for n in (names * players if len(names) == 1 else names)],
                          np.zeros((*shape, players), np.int64), np.zeros((*shape, players, 3), np.int64),
                          np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.int64))
-    set_threads(threads)
-    _sessions(np.uint64(seed), sessions, length, plan, from_ == "played", pol, pack_params(rules), tables(rules),
-              out.payments, out.bonus, out.banker, out.streak, out.closer)
+    # Deal g of every session is one batch of rows of the play kernel; the banker succession
+    # between batches is plain array arithmetic.
+    for lo in range(0, sessions, _SESSION_ROWS):
+        k = np.arange(lo, min(sessions, lo + _SESSION_ROWS), dtype=np.int64)
+        banker = np.zeros(len(k), np.int64)
+        streak = np.ones(len(k), np.int64)
+        orders = np.tile(np.arange(32, dtype=np.int64), (len(k), 1)) if played else None
+        for g in range(length):
+            r = play_rows(rules, pol, seed, len(k), deal_index=k * length + g, banker=banker, streak=streak,
+                          plan=plan, orders=orders, record=played, threads=threads)
+            closer = r.closer.astype(np.int64)
+            out.banker[k, g] = banker
+            out.streak[k, g] = streak
+            out.closer[k, g] = closer
+            out.payments[k, g] = r.payments
+            out.bonus[k, g] = r.bonus
+            if played:
+                gather_rows(r.records[0], r.records[3], orders)
+            closed = closer >= 0
+            streak = np.where(closed, np.where(closer == banker, streak + 1, 1), streak)
+            banker = np.where(closed, closer, banker)
     return out
 
 
@@ -191,45 +169,3 @@ def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
     return {"session_seats": pd.DataFrame(seats), "session_streaks": pd.DataFrame(rows), "session_totals": tot}
 
 
-SEAT_COLUMNS = ["seat", "policy", "mean_per_deal", "ci_low", "ci_high", "session_mean", "session_sd",
-                "session_q05", "session_median", "session_q95", "banker_share", "closer_rate"]
-
-
-def format_session(res: SessionResults, rules_name: str, seed: int, fmt: str = "table") -> str:
-    """The session report as text: `table` (terminal), `csv` (seat table, numbers as in the terminal) or `json`."""
-    import json  # noqa: PLC0415
-
-    from ..experiments.tidy import csv_text, display_frame, render  # noqa: PLC0415
-
-    t = session_tables(res)
-    seats = display_frame(t["session_seats"])
-    streaks = display_frame(t["session_streaks"])
-    if fmt == "csv":
-        return csv_text(seats)
-    if fmt == "json":
-        return json.dumps({"rules": rules_name, "seed": seed, "sessions": res.sessions,
-                           "deals_per_session": res.length,
-                           "seats": seats.to_dict(orient="records"),
-                           "streaks": streaks.to_dict(orient="records")}, ensure_ascii=False, indent=2) + "\n"
-    head = (f"Sessions of {res.length} deals with 飛庄 (the closer becomes banker) — rules {rules_name}, "
-            f"{res.sessions:,} sessions, seed {seed}\n")
-    at = streaks[streaks["measure"] == "deals_at_streak"].drop(columns="measure")
-    reign = streaks[streaks["measure"] == "reign_length"].drop(columns="measure")
-    return (head + "\n"
-            + render(seats[SEAT_COLUMNS], title="Per seat: mean per deal (戙, 95% CI) and the session total "
-                     "(sd, 5% / 50% / 95% quantiles: what a player risks in a session)") + "\n"
-            + render(at.rename(columns={"value": "streak", "count": "deals"}),
-                     title="Banker streak of each deal (1 = first deal as banker)") + "\n"
-            + render(reign.rename(columns={"value": "deals_as_banker", "count": "reigns"}),
-                     title="Reign lengths (deals in a row as banker; the last reign of a session is cut short)"))
-
-
-def write_session_results(folder, res: SessionResults, rules: RuleSet, seed: int, method: str = ROUNDS,
-                          shuffle: str = "perfect", from_: str = "box") -> list[str]:
-    """Write a results folder (kind "session"): the tidy session tables and manifest.json."""
-    from ..experiments.tidy import write_results  # noqa: PLC0415
-
-    config = {"rules": rules.name, "preset": rules.preset, "players": rules.players, "policies": res.policies,
-              "sessions": res.sessions, "length": res.length, "deals": res.sessions * res.length,
-              "method": method, "shuffle": shuffle, "from": from_, "settings": rules.describe()}
-    return write_results(folder, "session", config, seed, session_tables(res))

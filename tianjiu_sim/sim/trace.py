@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.engine import ACTIONS, BONUS_TYPES
+from ..kernels.layout import ACTIONS, BONUS_TYPES
 from ..game.rules import RuleSet
 from ..game.tiles import tile_list
 
