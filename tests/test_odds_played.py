@@ -10,12 +10,7 @@ from conftest import run_cli
 
 from tianjiu_sim import preset
 from tianjiu_sim.sim.odds import (
-    BLOCK,
-    exact_probabilities,
-    previous_orders,
-    run_cell,
-    run_odds,
-    select_events,
+    BLOCK, exact_probabilities, previous_orders, run_cell, run_odds, select_events
 )
 from tianjiu_sim.kernels.shuffles import Shuffle
 

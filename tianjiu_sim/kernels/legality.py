@@ -11,29 +11,9 @@ from numba import njit
 
 from .bits import ctz
 from .layout import (
-    O_DONG,
-    O_FORCED,
-    O_HAND,
-    O_LAST,
-    O_LEAD_SIZE,
-    O_SEAT,
-    O_WIN_IS_LEAD,
-    O_WIN_PLAY,
-    P_BEATU_FOL,
-    P_BEATU_LED,
-    P_MASK,
-    P_NEED,
-    P_SIZE,
-    R_EARLY_DEATH,
-    R_FOLD,
-    R_LAO,
-    R_MIN_DONG,
-    ROW_BF,
-    ROW_BFM,
-    ROW_BL,
-    ROW_BLM,
-    ROW_HB,
-    ROW_PARTNERS,
+    O_DONG, O_FORCED, O_HAND, O_LAST, O_LEAD_SIZE, O_SEAT, O_WIN_IS_LEAD, O_WIN_PLAY, P_BEATU_FOL,
+    P_BEATU_LED, P_MASK, P_NEED, P_SIZE, R_EARLY_DEATH, R_FOLD, R_LAO, R_MIN_DONG, ROW_BF, ROW_BFM,
+    ROW_BL, ROW_BLM, ROW_HB, ROW_PARTNERS
 )
 
 

@@ -6,29 +6,9 @@ from numba import njit
 
 from ..kernels.bits import ctz, popcount
 from ..kernels.layout import (
-    N_PLAYS,
-    O_FORCED,
-    O_HAND,
-    O_HAND_SIZE,
-    O_LEAD_PLAY,
-    O_WIN_IS_LEAD,
-    O_WIN_PLAY,
-    P_BEATU_FOL,
-    P_BEATU_LED,
-    P_SIZE,
-    ROW_BF,
-    ROW_BL,
-    ROW_CHEAP_POS,
-    ROW_CHEAP_TILE,
-    ROW_LEAD_FROM,
-    ROW_LEAD_ORDER,
-    ROW_LO_MASK,
-    ROW_LO_NEED,
-    ROW_SINGLE_LEADPOS,
-    ROW_TT,
-    ROW_WEAK,
-    ROW_WEAK_POS,
-    T_SINGLE,
+    N_PLAYS, O_FORCED, O_HAND, O_HAND_SIZE, O_LEAD_PLAY, O_WIN_IS_LEAD, O_WIN_PLAY, P_BEATU_FOL,
+    P_BEATU_LED, P_SIZE, ROW_BF, ROW_BL, ROW_CHEAP_POS, ROW_CHEAP_TILE, ROW_LEAD_FROM, ROW_LEAD_ORDER,
+    ROW_LO_MASK, ROW_LO_NEED, ROW_SINGLE_LEADPOS, ROW_TT, ROW_WEAK, ROW_WEAK_POS, T_SINGLE
 )
 from ..kernels.legality import beat_allowed, combo_tiles, holds
 

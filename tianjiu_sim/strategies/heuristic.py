@@ -6,33 +6,9 @@ from numba import njit
 
 from ..kernels.bits import ctz, popcount
 from ..kernels.layout import (
-    O_ACTIVE,
-    O_DONG,
-    O_FORCED,
-    O_HAND,
-    O_HAND_SIZE,
-    O_LAST,
-    O_LEAD_PLAY,
-    O_LED,
-    O_SEAT,
-    O_SEEN,
-    O_TO_ACT,
-    P_BEATU_FOL,
-    P_BEATU_LED,
-    P_CLS,
-    P_MASK,
-    P_RANK,
-    P_SIZE,
-    P_STR,
-    R_QUARTET_BONUS,
-    R_QUARTET_CLASS,
-    R_SUPREME_BONUS,
-    R_SUPREME_PLAY,
-    ROW_BF,
-    ROW_BL,
-    ROW_TT,
-    T_SINGLE,
-    T_STR,
+    O_ACTIVE, O_DONG, O_FORCED, O_HAND, O_HAND_SIZE, O_LAST, O_LEAD_PLAY, O_LED, O_SEAT, O_SEEN,
+    O_TO_ACT, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_MASK, P_RANK, P_SIZE, P_STR, R_QUARTET_BONUS,
+    R_QUARTET_CLASS, R_SUPREME_BONUS, R_SUPREME_PLAY, ROW_BF, ROW_BL, ROW_TT, T_SINGLE, T_STR
 )
 from ..kernels.legality import combo_tiles, holds, legal_beats, legal_leads, may_fold
 
