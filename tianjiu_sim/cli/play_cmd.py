@@ -60,6 +60,20 @@ def check_table(rules, seed: int, banker: int, streak: int) -> None:
         raise TjsimError(f"--streak must be at least 1, got {streak}")
 
 
+def table_setup(rules_spec: str, players: int | None, policy: str | None, policies: str | None,
+                seed: int, banker: int, streak: int):
+    """(rules, one strategy name per seat) from the options play and simulate share, all checked."""
+    from ..sim.runner import policy_ids
+
+    rules = resolve_rules(rules_spec, players)
+    names = policy_names(policy, policies)
+    policy_ids(names, rules.players)
+    if len(names) == 1:
+        names = names * rules.players
+    check_table(rules, seed, banker, streak)
+    return rules, names
+
+
 def check_dealing(rules, method: str, shuffle: str) -> None:
     """Validate --method / --shuffle by building the dealing plan once."""
     from ..sim.runner import deal_plan
@@ -153,14 +167,9 @@ def play(rules_spec, players, policy, policies, seed, banker, streak, deal_index
       tjsim play --rules folk --players 3 --policy heuristic --seed 1 --format json
       tjsim play --deal "6-6 6-6 6-3 5-4 1-1 1-1 6-2 5-3 | 4-4 4-4 5-2 4-3 3-1 3-1 3-2 4-1 | 5-5 5-5 3-3 3-3 2-2 2-2 6-5 6-5 | 6-4 6-4 6-1 6-1 5-1 5-1 4-2 2-1"
     """
-    from ..sim.runner import policy_ids, simulate_traces
+    from ..sim.runner import simulate_traces
 
-    rules = resolve_rules(rules_spec, players)
-    names = policy_names(policy, policies)
-    policy_ids(names, rules.players)
-    if len(names) == 1:
-        names = names * rules.players
-    check_table(rules, seed, banker, streak)
+    rules, names = table_setup(rules_spec, players, policy, policies, seed, banker, streak)
     if deal_index < 0:
         raise TjsimError(f"--index must be 0 or more, got {deal_index}")
     hands = None

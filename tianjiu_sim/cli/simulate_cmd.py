@@ -9,9 +9,9 @@ import numpy as np
 
 from ..errors import TjsimError
 from ..stats import mean_ci
-from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from .options import emit, emit_json, format_options, players_option, rules_option
 from ..output.tables import render_table, to_csv
-from .play_cmd import check_dealing, check_table, dealing_options, policy_names, policy_options, table_options
+from .play_cmd import check_dealing, dealing_options, policy_options, table_options, table_setup
 
 CHUNK = 250_000
 COLUMNS = ["seat", "policy", "deals", "mean_payment", "ci_low", "ci_high", "closer_rate", "mean_dong",
@@ -103,14 +103,9 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
     """
     from tqdm import tqdm
 
-    from ..sim.runner import policy_ids, run_deals, simulate_traces
+    from ..sim.runner import run_deals, simulate_traces
 
-    rules = resolve_rules(rules_spec, players)
-    names = policy_names(policy, policies)
-    policy_ids(names, rules.players)
-    if len(names) == 1:
-        names = names * rules.players
-    check_table(rules, seed, banker, streak)
+    rules, names = table_setup(rules_spec, players, policy, policies, seed, banker, streak)
     check_dealing(rules, method, shuffle)
     if deals < 1:
         raise TjsimError(f"--deals must be at least 1, got {deals}")

@@ -16,21 +16,11 @@ from .layout import (
     PLAN_METHOD, PLAN_PLAYERS, PLAN_ROUND, PLAN_SEQ, PLAN_SHUFFLE, PLAN_SIZE, PLAN_TAKER, PLAN_TILES
 )
 from .rng import randbelow
-from .shuffles import apply_shuffle
+from .shuffles import apply_shuffle, shuffle_uniform
 
 
 # The per-deal functions are inlined into the kernels that deal: a call costs an atomic
 # reference-count update per array argument, which two threads dealing at once contend for.
-@njit(cache=True, inline="always")
-def shuffle_perfect(state, order):
-    """Uniform Fisher–Yates shuffle of `order` (int64[32]) in place, from the top index down."""
-    for i in range(order.shape[0] - 1, 0, -1):
-        j = randbelow(state, i + 1)
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
-
-
 @njit(cache=True, inline="always")
 def deal_rounds(order, players, tiles, round_size, hands):
     """Round dealing: each seat in turn takes `round_size` tiles from the top of `order`."""
@@ -52,7 +42,7 @@ def deal_perfect(state, players, tiles, round_size, order, hands):
     """Perfect shuffle then round dealing; `order` is int64[32] scratch, `hands` uint32[players]."""
     for i in range(32):
         order[i] = i
-    shuffle_perfect(state, order)
+    shuffle_uniform(state, order)
     deal_rounds(order, players, tiles, round_size, hands)
 
 

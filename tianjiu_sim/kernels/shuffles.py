@@ -4,7 +4,7 @@ A shuffle rearranges `order` (int64[32]: order[k] is the tile bit at position k,
 on top) in place. The imperfect models start from whatever `order` holds: the box order
 (tile k at position k, i.e. sorted by kind) or a previous deal's gathered order.
 
-- `perfect`: uniform Fisher–Yates, from the top index down (as `dealing.shuffle_perfect`).
+- `perfect`: uniform Fisher–Yates, from the top index down (`shuffle_uniform`).
 - `riffle:K`: K Gilbert–Shannon–Reeds riffles. One riffle draws 32 random bits b_0…b_31;
   the c positions with b_k = 0 receive the top packet (order[0:c]) in order, the others the
   bottom packet (order[c:32]) in order. The cut c is then Binomial(32, 1/2) and, given c,
@@ -13,8 +13,7 @@ on top) in place. The imperfect models start from whatever `order` holds: the bo
   independently and uniformly from 0…31 and swapped (i = j leaves the order unchanged).
 - `none`: the order is not changed.
 
-All draws use `below`, which returns exactly what `rng.randbelow` returns for the same state
-(Lemire's method; the rejection threshold is only computed in the rare case it matters).
+All draws use `rng.randbelow` (Lemire's method), the one bounded draw of the kernels.
 """
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import TjsimError
-from .rng import next_u64
+from .rng import next_u64, randbelow
 
 SHUFFLE_PERFECT = 0
 SHUFFLE_RIFFLE = 1
@@ -35,7 +34,6 @@ SHUFFLE_KINDS = {"perfect": SHUFFLE_PERFECT, "riffle": SHUFFLE_RIFFLE, "wash": S
                  "none": SHUFFLE_NONE}
 SHUFFLE_HELP = "perfect, riffle:K, wash:K or none (K ≥ 0, a list like wash:0,1,5 sweeps K)"
 
-_U32 = np.uint64(0xFFFFFFFF)
 
 
 @dataclass(frozen=True)
@@ -82,25 +80,13 @@ def parse_shuffle(spec: str) -> list[Shuffle]:
     return [Shuffle(kind, k) for k in ks]
 
 
+# Inlined into the kernels that deal: a call costs an atomic reference-count update per array
+# argument, which two threads dealing at once contend for.
 @njit(cache=True, inline="always")
-def below(state, n):
-    """A random int in [0, n) for 1 ≤ n < 2**32; the same value `rng.randbelow` would return."""
-    n64 = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * n64
-    low = m & _U32
-    if low < n64:
-        threshold = (np.uint64(0x100000000) - n64) % n64
-        while low < threshold:
-            m = (next_u64(state) >> np.uint64(32)) * n64
-            low = m & _U32
-    return np.int64(m >> np.uint64(32))
-
-
-@njit(cache=True)
 def shuffle_uniform(state, order):
-    """Uniform Fisher–Yates from the top index down (same draws as dealing.shuffle_perfect)."""
+    """Uniform Fisher–Yates shuffle of `order` in place, from the top index down (the one Fisher–Yates)."""
     for i in range(order.shape[0] - 1, 0, -1):
-        j = below(state, i + 1)
+        j = randbelow(state, i + 1)
         t = order[i]
         order[i] = order[j]
         order[j] = t
@@ -134,8 +120,8 @@ def wash(state, order, k):
     """K uniformly random transpositions of `order` in place (i, j independent, i = j allowed)."""
     n = order.shape[0]
     for _ in range(k):
-        i = below(state, n)
-        j = below(state, n)
+        i = randbelow(state, n)
+        j = randbelow(state, n)
         t = order[i]
         order[i] = order[j]
         order[j] = t

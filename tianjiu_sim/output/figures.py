@@ -74,3 +74,19 @@ def save_figure(fig, path: Path, rect: tuple[float, float, float, float] = (0, 0
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
     plt.close(fig)
+
+
+def finish(fig, title: str, path: Path, on=None, fontsize: float = 10,
+           rect: tuple[float, float, float, float] = (0, 0, 1, 1)) -> str:
+    """Put `title` over the figure (or over axes `on`), save the figure as `save_figure` does; returns the title."""
+    if on is None:
+        fig.suptitle(plot_text(title), fontsize=fontsize)
+    else:
+        on.set_title(plot_text(title), fontsize=fontsize)
+    save_figure(fig, path, rect)
+    return title
+
+
+def ci_errors(mean, low, high) -> list:
+    """matplotlib's asymmetric error bars for a 95% interval [low, high] around `mean`."""
+    return [mean - low, high - mean]

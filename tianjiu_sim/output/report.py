@@ -14,7 +14,8 @@ from typing import Any, Callable
 import pandas as pd
 
 from .results import atomic_write_text
-from .figures import plot_text as _t, pyplot as _pyplot, save_figure as _save, unit_label as _unit
+from .figures import (ci_errors as _ci_errors, finish as _finish, plot_text as _t, pyplot as _pyplot,
+                      save_figure as _save, unit_label as _unit)
 
 
 def _deals_text(df: pd.DataFrame) -> str:
@@ -65,7 +66,7 @@ def plot_deal_odds(df: pd.DataFrame, manifest: dict, path: Path) -> str:
             s = d[d["shuffle"] == sh].set_index("method").reindex(methods)
             off = (j - (len(shuffles) - 1) / 2) * 0.12
             ax.errorbar([k + off for k in x], s["probability"],
-                        yerr=[s["probability"] - s["ci_low"], s["ci_high"] - s["probability"]],
+                        yerr=_ci_errors(s["probability"], s["ci_low"], s["ci_high"]),
                         fmt="o", ms=3.5, capsize=2, label=sh)
         exact = d["exact"].dropna()
         if len(exact):
@@ -96,7 +97,7 @@ def plot_strategy_ladder(df: pd.DataFrame, manifest: dict, path: Path) -> str:
     unit = _unit()
     for ax, (label, g) in zip(axes[0], groups):
         y = range(len(g))
-        ax.barh(list(y), g["mean"], xerr=[g["mean"] - g["mean_ci_low"], g["mean_ci_high"] - g["mean"]],
+        ax.barh(list(y), g["mean"], xerr=_ci_errors(g["mean"], g["mean_ci_low"], g["mean_ci_high"]),
                 capsize=3, color="#4a7ab5")
         ax.set_yticks(list(y))
         ax.set_yticklabels(g["a"])
@@ -105,9 +106,7 @@ def plot_strategy_ladder(df: pd.DataFrame, manifest: dict, path: Path) -> str:
         ax.set_ylabel("strategy")
         ax.set_title(f"{label}: {', '.join(g['a'])} in duplicate", fontsize=10)
     title = f"Strategy ladder (duplicate) — {_deals_text(s)}, seed {manifest['seed']}"
-    fig.suptitle(_t(title), fontsize=11)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, fontsize=11)
 
 
 def plot_bonus_value(df: pd.DataFrame, manifest: dict, path: Path) -> str:
@@ -122,7 +121,7 @@ def plot_bonus_value(df: pd.DataFrame, manifest: dict, path: Path) -> str:
     for j, (hold, name) in enumerate((("supreme", "至尊 (4-2 + 2-1)"), ("quartet", "四大賀 quartet"))):
         h = d[d["holding"] == hold].set_index("label").reindex(labels)
         xs = [k + (j - 0.5) * width for k in range(len(labels))]
-        ax.bar(xs, h["value"], width, yerr=[h["value"] - h["value_ci_low"], h["value_ci_high"] - h["value"]],
+        ax.bar(xs, h["value"], width, yerr=_ci_errors(h["value"], h["value_ci_low"], h["value_ci_high"]),
                capsize=3, label=_t(name) or hold)
     ax.set_xticks(list(range(len(labels))))
     ax.set_xticklabels([_t(x) for x in labels], fontsize=8)
@@ -132,9 +131,7 @@ def plot_bonus_value(df: pd.DataFrame, manifest: dict, path: Path) -> str:
     ax.legend(fontsize=8)
     strat = ", ".join(dict.fromkeys(df["strategies"])) if "strategies" in df else ""
     title = f"What 至尊 and 四大賀 are worth — strategies {strat}, {_deals_text(df)}, seed {manifest['seed']}"
-    ax.set_title(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, on=ax, fontsize=10)
 
 
 def plot_payments(df: pd.DataFrame, manifest: dict, path: Path) -> str:
@@ -146,16 +143,14 @@ def plot_payments(df: pd.DataFrame, manifest: dict, path: Path) -> str:
     for ax, c in zip(axes[0], cells):
         g = df[df["cell"] == c]
         ax.bar([f"{s}:{p}" for s, p in zip(g["seat"], g["policy"])], g["mean_payment"],
-               yerr=[g["mean_payment"] - g["mean_payment_ci_low"], g["mean_payment_ci_high"] - g["mean_payment"]],
+               yerr=_ci_errors(g["mean_payment"], g["mean_payment_ci_low"], g["mean_payment_ci_high"]),
                capsize=3)
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xlabel("seat:strategy")
         ax.set_ylabel(f"mean payment ({unit} per deal)")
         ax.set_title(_cell_text(g.iloc[0]), fontsize=9)
     title = f"Mean payment per seat — {_deals_text(df)}, seed {manifest['seed']}"
-    fig.suptitle(_t(title), fontsize=11)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, fontsize=11)
 
 
 def _cell_text(row: pd.Series) -> str:

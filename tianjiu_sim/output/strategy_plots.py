@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .figures import UNIT, plot_text as _t, pyplot as _plt, save_figure as _save
+from .figures import UNIT, ci_errors as _ci_errors, finish as _finish, plot_text as _t, pyplot as _plt
 
 COMPONENT_NAMES = {"total": "total", "tricks_close": "tricks & close", "bonus": "all bonuses",
                    "bonus_supreme": "賀尊", "bonus_supreme_close": "包尊", "bonus_quartet": "四大賀"}
@@ -31,7 +31,7 @@ def plot_strategy_means(summary: pd.DataFrame, path: Path, info: dict) -> str:
     s = summary[summary["kind"] == "strategy"].sort_values("mean")
     fig, ax = plt.subplots(figsize=(7.5, 1.0 + 0.6 * len(s)))
     y = np.arange(len(s))
-    ax.barh(y, s["mean"], xerr=[s["mean"] - s["ci_low"], s["ci_high"] - s["mean"]], capsize=4,
+    ax.barh(y, s["mean"], xerr=_ci_errors(s["mean"], s["ci_low"], s["ci_high"]), capsize=4,
             color=["#c44e52" if m < 0 else "#4c72b0" for m in s["mean"]])
     for yi, m, hi, lo in zip(y, s["mean"], s["ci_high"], s["ci_low"]):
         ax.annotate(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]", (max(m, hi, 0), yi), xytext=(6, 0),
@@ -44,9 +44,7 @@ def plot_strategy_means(summary: pd.DataFrame, path: Path, info: dict) -> str:
     ax.set_xlabel(_t(f"mean payment per deal per seat played ({UNIT}), 95% CI"))
     ax.set_ylabel("strategy")
     title = f"Strategies in duplicate — {_who(info)}"
-    ax.set_title(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, on=ax, fontsize=10)
 
 
 def plot_payment_distribution(dist: pd.DataFrame, path: Path, info: dict) -> str:
@@ -73,9 +71,7 @@ def plot_payment_distribution(dist: pd.DataFrame, path: Path, info: dict) -> str
             ax.set_xticks(values)
         ax.legend(fontsize=8, title="strategy", title_fontsize=8)
     title = f"Results per seat-deal by strategy — {_who(info)}"
-    fig.suptitle(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, fontsize=10)
 
 
 def plot_convergence(chunks: pd.DataFrame, path: Path, info: dict) -> str:
@@ -96,9 +92,7 @@ def plot_convergence(chunks: pd.DataFrame, path: Path, info: dict) -> str:
         ax.set_title(f"{what}, running, 95% CI band", fontsize=9)
         ax.legend(fontsize=8)
     title = f"Convergence — {_who(info)}"
-    fig.suptitle(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, fontsize=10)
 
 
 def plot_feature_values(summary: pd.DataFrame, path: Path, info: dict) -> str:
@@ -129,7 +123,7 @@ def plot_feature_values(summary: pd.DataFrame, path: Path, info: dict) -> str:
             for j, m in enumerate(methods):
                 g = s[s["method"] == m].set_index("component").reindex(comps)
                 ax.bar(x + (j - 0.5) * 0.38, g["value"], 0.38,
-                       yerr=[g["value"] - g["ci_low"], g["ci_high"] - g["value"]], capsize=3, label=m)
+                       yerr=_ci_errors(g["value"], g["ci_low"], g["ci_high"]), capsize=3, label=m)
             ax.set_xticks(x)
             off = set(info.get("off", ()))
             ax.set_xticklabels([_t(COMPONENT_NAMES[c] + ("\n(off in these rules)" if c in off else ""))
@@ -140,9 +134,7 @@ def plot_feature_values(summary: pd.DataFrame, path: Path, info: dict) -> str:
         ax.set_title(_t(f"'{feat}': with − without, 95% CI"), fontsize=9)
         ax.legend(fontsize=7, ncol=2 if len(settings) > 1 else 1)
     title = f"Value of holding {', '.join(feats)} — {_who(info)}"
-    fig.suptitle(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, fontsize=10)
 
 
 def _sweep_column(s: pd.DataFrame) -> str:
@@ -166,9 +158,7 @@ def plot_session_risk(totals: pd.DataFrame, path: Path, info: dict) -> str:
     ax.set_ylabel("density")
     ax.legend(fontsize=8)
     title = f"Session results, {info.get('length', '?')} deals each — {_who(info)}"
-    ax.set_title(_t(title), fontsize=10)
-    _save(fig, path)
-    return title
+    return _finish(fig, title, path, on=ax, fontsize=10)
 
 
 # ---------------------------------------------------------------------------

@@ -20,16 +20,10 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def render_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None,
-                 title: str | None = None) -> str:
-    """A plain aligned text table; numbers right-aligned."""
-    if not rows:
-        return (title + "\n" if title else "") + "(no rows)\n"
-    columns = list(columns or rows[0].keys())
-    cells = [[_fmt(r.get(c, "")) for c in columns] for r in rows]
+def aligned(columns: Sequence[str], cells: Sequence[Sequence[str]], numeric: Sequence[bool],
+            title: str | None = None) -> str:
+    """Text cells as an aligned table under a header and a rule; numeric columns right-aligned."""
     widths = [max(display_width(c), *(display_width(row[i]) for row in cells)) for i, c in enumerate(columns)]
-    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) in ("", None) for r in rows)
-               and any(isinstance(r.get(c), (int, float)) for r in rows) for c in columns]
 
     def line(values: Sequence[str]) -> str:
         out = []
@@ -39,9 +33,20 @@ def render_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None =
         return "  ".join(out).rstrip()
 
     parts = [title] if title else []
-    parts += [line(columns), line(["-" * w for w in widths])]
-    parts += [line(r) for r in cells]
+    parts += [line(columns), line(["-" * w for w in widths])] + [line(r) for r in cells]
     return "\n".join(parts) + "\n"
+
+
+def render_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None,
+                 title: str | None = None) -> str:
+    """A plain aligned text table of dict rows; numbers right-aligned."""
+    if not rows:
+        return (title + "\n" if title else "") + "(no rows)\n"
+    columns = list(columns or rows[0].keys())
+    cells = [[_fmt(r.get(c, "")) for c in columns] for r in rows]
+    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) in ("", None) for r in rows)
+               and any(isinstance(r.get(c), (int, float)) for r in rows) for c in columns]
+    return aligned(columns, cells, numeric, title)
 
 
 def _fmt(v: Any) -> str:
@@ -108,24 +113,12 @@ def text_rows(df: pd.DataFrame, digits: int = DIGITS) -> list[list[str]]:
 
 def render(df: pd.DataFrame, title: str | None = None, digits: int = DIGITS) -> str:
     """A plain aligned text table of a display frame; numeric columns right-aligned."""
-    cols = [str(c) for c in df.columns]
     if df.empty:
         return (title + "\n" if title else "") + "(no rows)\n"
     cells = text_rows(df, digits)
-    widths = [max(display_width(c), *(display_width(r[i]) for r in cells)) for i, c in enumerate(cols)]
     numeric = [df[c].dtype.kind in "iuf" or all(_is_number(r[i]) or r[i] == "" for r in cells)
                for i, c in enumerate(df.columns)]
-
-    def line(vals: Sequence[str]) -> str:
-        out = []
-        for v, w, num in zip(vals, widths, numeric):
-            pad = " " * (w - display_width(v))
-            out.append(pad + v if num else v + pad)
-        return "  ".join(out).rstrip()
-
-    parts = [title] if title else []
-    parts += [line(cols), line(["-" * w for w in widths])] + [line(r) for r in cells]
-    return "\n".join(parts) + "\n"
+    return aligned([str(c) for c in df.columns], cells, numeric, title)
 
 
 def _is_number(s: str) -> bool:
