@@ -16,6 +16,8 @@ from numba import njit
 
 from ..game.settlement import settle_kernel
 from .layout import (
+    RB_AMOUNT, RB_PAID, RB_SEAT, RB_TYPE, RN_BONUSES, RN_PLAYS, RN_TRICKS, RP_ACTION, RP_SEAT, RP_TILES,
+    RP_TRICK, RT_DONG, RT_LEADER, RT_WINNER,
     ACT_BEAT, ACT_DISCARD, ACT_LEAD, B_QUARTET, B_SUPREME, B_SUPREME_CLOSE, C_BEAT, C_BEATEN, C_LED,
     O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND, O_HAND_SIZE, O_LAST, O_LEAD_PLAY,
     O_LEAD_SIZE, O_LEADER, O_LED, O_PLAYERS, O_SEAT, O_SEEN, O_SHOWN, O_STREAK, O_TILES, O_TO_ACT,
@@ -75,21 +77,21 @@ def _residual_suit(hand, params, st_dice):
 @njit(cache=True, inline="always")
 def _record_play(rec_plays, rec_n, ri, trick, seat, act, mask):
     """Append one play to slab `ri` of the trace record."""
-    r = rec_n[ri, 0]
-    rec_plays[ri, r, 0] = trick
-    rec_plays[ri, r, 1] = seat
-    rec_plays[ri, r, 2] = act
-    rec_plays[ri, r, 3] = mask
-    rec_n[ri, 0] = r + 1
+    r = rec_n[ri, RN_PLAYS]
+    rec_plays[ri, r, RP_TRICK] = trick
+    rec_plays[ri, r, RP_SEAT] = seat
+    rec_plays[ri, r, RP_ACTION] = act
+    rec_plays[ri, r, RP_TILES] = mask
+    rec_n[ri, RN_PLAYS] = r + 1
 
 
 @njit(cache=True, inline="always")
 def _record_bonus(rec_bonus, ri, nb, btype, seat, amount):
     """Write bonus entry `nb` of slab `ri` (paid: column 3 = 1)."""
-    rec_bonus[ri, nb, 0] = btype
-    rec_bonus[ri, nb, 1] = seat
-    rec_bonus[ri, nb, 2] = amount
-    rec_bonus[ri, nb, 3] = 1
+    rec_bonus[ri, nb, RB_TYPE] = btype
+    rec_bonus[ri, nb, RB_SEAT] = seat
+    rec_bonus[ri, nb, RB_AMOUNT] = amount
+    rec_bonus[ri, nb, RB_PAID] = 1
 
 
 @njit(cache=True, inline="always")
@@ -129,9 +131,9 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
         for t in range(3):
             bonus[s, t] = 0
     if record:
-        rec_n[ri, 0] = 0
-        rec_n[ri, 1] = 0
-        rec_n[ri, 2] = 0
+        rec_n[ri, RN_PLAYS] = 0
+        rec_n[ri, RN_TRICKS] = 0
+        rec_n[ri, RN_BONUSES] = 0
     tiles = params[R_TILES]
     obs[O_BANKER] = banker
     obs[O_PLAYERS] = n_players
@@ -247,10 +249,10 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
         dong[win_seat] += size
         obs[O_DONG + win_seat] += size
         if record:
-            rec_tricks[ri, trick, 0] = leader
-            rec_tricks[ri, trick, 1] = win_seat
-            rec_tricks[ri, trick, 2] = size
-            rec_n[ri, 1] = trick + 1
+            rec_tricks[ri, trick, RT_LEADER] = leader
+            rec_tricks[ri, trick, RT_WINNER] = win_seat
+            rec_tricks[ri, trick, RT_DONG] = size
+            rec_n[ri, RN_TRICKS] = trick + 1
 
         # §5.4 bonuses arising from this trick.
         if lead == sup:
@@ -284,11 +286,11 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
         # A suspended 賀尊 is paid unless the player who beat the 至尊 closes.
         if pending_winner == closer:
             if record:
-                rec_bonus[ri, pending, 3] = 0
+                rec_bonus[ri, pending, RB_PAID] = 0
         else:
             amount = _give(bonus, folded, B_SUPREME, pending_leader, params[R_SUPREME_BONUS])
             if record:
-                rec_bonus[ri, pending, 2] = amount
+                rec_bonus[ri, pending, RB_AMOUNT] = amount
     settle_kernel(dong, closer, banker, streak, folded, params[R_BASELINE], params[R_BANKER_MULT] != 0,
                   params[R_SWEEP], 1, params[R_FOLD_COST], pay)
     if close_stands:
@@ -304,7 +306,7 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
             _record_bonus(rec_bonus, ri, nb, B_SUPREME_CLOSE, catcher, amount)
         nb += 1
     if record:
-        rec_n[ri, 2] = nb
+        rec_n[ri, RN_BONUSES] = nb
     for s in range(n_players):
         pay[s] += bonus[s, 0] + bonus[s, 1] + bonus[s, 2]
     return closer

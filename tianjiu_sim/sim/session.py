@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.dealing import make_plan, ROUNDS
+from ..kernels.layout import RN_PLAYS, RP_TILES
 from ..game.rules import RuleSet
 from .runner import play_rows, policy_ids
 from ..stats import Z95
@@ -39,7 +40,7 @@ def gather_played(rec_plays, n_plays, order):
     used = np.int64(0)
     k = 0
     for r in range(n_plays):
-        m = rec_plays[r, 3]
+        m = rec_plays[r, RP_TILES]
         for b in range(32):
             if (m >> b) & 1 and not (used >> b) & 1:
                 order[k] = b
@@ -55,7 +56,7 @@ def gather_played(rec_plays, n_plays, order):
 def gather_rows(rec_plays, rec_n, out):
     """out[i] = the gathered order of row i's recorded deal (`gather_played` row by row)."""
     for i in range(out.shape[0]):
-        gather_played(rec_plays[i], rec_n[i, 0], out[i])
+        gather_played(rec_plays[i], rec_n[i, RN_PLAYS], out[i])
 
 
 # Sessions played side by side per kernel call: bounds the record slabs that `played` needs.

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.layout import ACTIONS, BONUS_TYPES
+from ..kernels.layout import (
+    ACTIONS, BONUS_TYPES, RB_AMOUNT, RB_PAID, RB_SEAT, RB_TYPE, RN_BONUSES, RN_PLAYS, RN_TRICKS, RP_ACTION,
+    RP_SEAT, RP_TILES, RP_TRICK, RT_DONG, RT_LEADER, RT_WINNER,
+)
 from ..game.rules import RuleSet
 from ..game.tiles import tile_list
 
@@ -13,15 +16,14 @@ def to_trace(rules: RuleSet, seed: int, deal: int, banker: int, streak: int, han
              rec_n: np.ndarray, dong: np.ndarray, closer: int, payments: np.ndarray,
              method: str | None = "left", shuffle: str | None = "perfect") -> dict:
     """One deal's trace dict (INTERFACES.md "Game trace") from the engine's record arrays."""
-    n_plays, n_tricks, n_bonus = (int(x) for x in rec_n)
-    tricks = [{"leader": int(rec_tricks[t, 0]), "plays": [], "winner": int(rec_tricks[t, 1]),
-               "dong": int(rec_tricks[t, 2])} for t in range(n_tricks)]
-    for i in range(n_plays):
-        t, seat, act, mask = (int(x) for x in rec_plays[i])
-        tricks[t]["plays"].append({"seat": seat, "action": ACTIONS[act], "tiles": tile_list(mask)})
-    bonuses = [{"type": BONUS_TYPES[int(rec_bonus[j, 0])], "seat": int(rec_bonus[j, 1]),
-                "amount": int(rec_bonus[j, 2])}
-               for j in range(n_bonus) if rec_bonus[j, 3]]
+    n_plays, n_tricks, n_bonus = int(rec_n[RN_PLAYS]), int(rec_n[RN_TRICKS]), int(rec_n[RN_BONUSES])
+    tricks = [{"leader": int(rec_tricks[t, RT_LEADER]), "plays": [], "winner": int(rec_tricks[t, RT_WINNER]),
+               "dong": int(rec_tricks[t, RT_DONG])} for t in range(n_tricks)]
+    for p in rec_plays[:n_plays]:
+        tricks[int(p[RP_TRICK])]["plays"].append({"seat": int(p[RP_SEAT]), "action": ACTIONS[int(p[RP_ACTION])],
+                                                  "tiles": tile_list(int(p[RP_TILES]))})
+    bonuses = [{"type": BONUS_TYPES[int(b[RB_TYPE])], "seat": int(b[RB_SEAT]), "amount": int(b[RB_AMOUNT])}
+               for b in rec_bonus[:n_bonus] if b[RB_PAID]]
     void = closer < 0
     return {
         "rules": rules.name, "players": rules.players, "seed": int(seed), "deal": int(deal),
