@@ -90,6 +90,11 @@ BB_SUPREME = kind_mask("4-2") | kind_mask("2-1")
 BB_CIVIL = sum(1 << b for b, k in enumerate(TILE_KIND) if not KINDS[k].military)
 BB_MILITARY = FULL_MASK & ~BB_CIVIL
 BB_LAO = BB_HEAVEN | BB_EARTH | BB_NINES | BB_EIGHTS | kind_mask("6-5") | kind_mask("6-4")
+BB_LAO1 = BB_HEAVEN | BB_NINES | kind_mask("6-5")  # 老: the top tile of each folk suit (seed 002)
+BB_LAO2 = BB_EARTH | BB_EIGHTS | kind_mask("6-4")  # 二名老: the second of each folk suit
+# The four 四 quartets (四大賀), highest first: 天天九九, 地地八八, 人人七七, 和和五五.
+BB_QUARTETS = (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES)
+BB_MILITARY_PAIRS = (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES)
 BB_FOLK_SUIT = {
     s: sum(1 << b for b, k in enumerate(TILE_KIND) if KINDS[k].folk_suit == s) for s in "宫杂幺"
 }

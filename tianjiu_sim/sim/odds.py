@@ -49,8 +49,9 @@ from .runner import play_rows, policy_ids
 from .session import gather_rows
 from ..kernels.shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
 from ..kernels.threads import fetch_add1
-from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
-                    BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
+from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_LAO1,
+                          BB_LAO2, BB_MILITARY_PAIRS, BB_QUARTETS, BB_SUPREME,
+                          KIND_BITS, N_TILES, kind_mask)
 
 BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
 CHUNK_BLOCKS = 256  # blocks per kernel call (progress-bar granularity)
@@ -66,18 +67,15 @@ DEFAULT_PREVIOUS_POLICY = "heuristic"
 M_SUPREME = BB_SUPREME
 M_HEAVEN = BB_HEAVEN
 M_LAO = BB_LAO
-M_LAO1 = BB_HEAVEN | BB_NINES | kind_mask("6-5")  # 老: the top tile of each folk suit
-M_LAO2 = BB_EARTH | BB_EIGHTS | kind_mask("6-4")  # 二名老: the second (seed 002)
+M_LAO1 = BB_LAO1
+M_LAO2 = BB_LAO2
 M_GONG, M_ZA, M_YAO = BB_FOLK_SUIT["宫"], BB_FOLK_SUIT["杂"], BB_FOLK_SUIT["幺"]
-M_Q_HEAVEN = BB_HEAVEN | BB_NINES
-M_Q_EARTH = BB_EARTH | BB_EIGHTS
-M_Q_MAN = BB_MAN | BB_SEVENS
-M_Q_HARMONY = BB_HARMONY | BB_FIVES
+M_Q_HEAVEN, M_Q_EARTH, M_Q_MAN, M_Q_HARMONY = BB_QUARTETS
 M_CIVIL_SUPREME = kind_mask("5-1")
 # Lower bit of each pair: `h & (h >> 1) & M_*_PAIR_LOW` has one bit per pair held.
 M_CIVIL_PAIR_LOW = sum(1 << bits[0] for bits in KIND_BITS if len(bits) == 2)
-M_MIL_PAIR_LOW = sum(m & -m for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))
-assert all(m == 3 * (m & -m) for m in (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES))  # adjacent bits
+M_MIL_PAIR_LOW = sum(m & -m for m in BB_MILITARY_PAIRS)
+assert all(m == 3 * (m & -m) for m in BB_MILITARY_PAIRS)  # adjacent bits
 M_PAIR_LOW = M_CIVIL_PAIR_LOW | M_MIL_PAIR_LOW
 
 # Event groups for --events (the kernels count every event, or the core ones only: see run_cells).

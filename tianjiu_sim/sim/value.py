@@ -36,12 +36,12 @@ from ..errors import TjsimError
 from ..kernels.rng import randbelow, seed_stream
 from ..game.rules import RuleSet
 from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, ratio_difference
-from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_HARMONY, BB_HEAVEN, BB_MAN, BB_NINES, BB_SEVENS,
-                    KIND_BITS, TILE_KIND, bits_of, parse_hand)
+from ..game.tiles import (BB_QUARTETS,
+                          KIND_BITS, TILE_KIND, bits_of, parse_hand)
 
 NAMED_TILES = {"supreme": "4-2 2-1", "heaven_pair": "6-6 6-6"}
 SEAT_FEATURES = ("banker", "first-lead")
-QUARTETS = (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES)
+QUARTETS = BB_QUARTETS
 FEATURE_HELP = ("supreme, quartet, heaven_pair, banker, first-lead, or tiles such as 6-6 or "
                 "'6-6 6-6' or 4-2+2-1")
 COMPONENTS = ("total", "tricks_close", "bonus", "bonus_supreme", "bonus_supreme_close", "bonus_quartet")
