@@ -49,9 +49,8 @@ from .runner import play_rows, policy_ids
 from .session import gather_rows
 from ..kernels.shuffles import SHUFFLE_PERFECT, Shuffle, apply_shuffle
 from ..kernels.threads import fetch_add1
-from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_LAO1,
-                          BB_LAO2, BB_MILITARY_PAIRS, BB_QUARTETS, BB_SUPREME,
-                          KIND_BITS, N_TILES, kind_mask)
+from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_LAO1, BB_LAO2, BB_MILITARY_PAIRS, BB_QUARTETS,
+                          BB_SUPREME, KIND_BITS, N_TILES, kind_mask)
 
 BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
 CHUNK_BLOCKS = 256  # blocks per kernel call (progress-bar granularity)
