@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 KERNELS = {
     "play": ("runner._play_rows: the one play kernel (engine + strategies)",
              "from tianjiu_sim.sim.runner import run_deals; run_deals(preset('hk'), ['greedy'], 1, 10)"),
-    "deal": ("analysis._deal_kernel: dealing by deal index (compare, value)",
-             "from tianjiu_sim.sim.analysis import dealt_hands; dealt_hands(preset('hk'), 1, 10)"),
+    "value": ("value.py's exchange kernels (tjsim value), with the play kernel cached",
+              "from tianjiu_sim.sim.value import parse_feature, run_value; "
+              "run_value(preset('hk'), parse_feature('supreme'), ['greedy'], 1, 200)"),
     "odds": ("odds: the deal-odds Monte Carlo sampler",
              "from tianjiu_sim.sim.odds import run_cells; from tianjiu_sim.kernels.shuffles import Shuffle; "
              "run_cells(preset('hk'), [('left', Shuffle('perfect', 0))], 'box', 1000, 1)"),

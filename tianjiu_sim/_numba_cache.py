@@ -100,7 +100,7 @@ COMPILE_SECONDS = {
     "_play_rows": ("the game engine", 90),
     "_mc_kernel": ("the deal-odds sampler", 15),
     "_exact_kernel": ("the exact deal-odds counter", 15),
-    "_deal_kernel": ("the dealer", 10),
+    "_exchange": ("the tile exchanges of tjsim value", 10),
 }
 NOTICE_AFTER = 2.0  # seconds of silent compiling before the notice
 

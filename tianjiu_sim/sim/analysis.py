@@ -16,38 +16,12 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from numba import njit, prange
 
-from ..kernels.dealing import deal_for_banker, make_plan, ROUNDS
+from ..kernels.dealing import make_plan, ROUNDS
 from .duplicate import rotation_table
-from ..kernels.layout import STREAM_DEAL
-from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
 from .runner import play_rows, policy_ids
-from ..kernels.threads import set_threads
 from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
-
-# Stream number of the counterfactual exchanges (value.py): apart from the game's own streams.
-STREAM_EXCHANGE = 7
-# Rows per parallel chunk are fixed, not derived from the thread count (reproducibility).
-_MAX_CHUNKS = 256
-
-
-@njit(cache=True, parallel=True)
-def _deal_kernel(seed, idx, plan, bankers, players, out):
-    n = idx.shape[0]
-    n_chunks = min(n, _MAX_CHUNKS)
-    per = (n + n_chunks - 1) // n_chunks
-    for c in prange(n_chunks):
-        st = np.zeros(4, dtype=np.uint64)
-        order = np.zeros(32, dtype=np.int64)
-        h = np.zeros(players, dtype=np.uint32)
-        for i in range(c * per, min(n, (c + 1) * per)):
-            seed_stream(st, seed, STREAM_DEAL, idx[i])
-            deal_for_banker(st, plan, bankers[i], order, h)
-            for s in range(players):
-                out[i, s] = np.int64(h[s])
-
 
 @dataclass
 class Played:
@@ -65,23 +39,18 @@ class Played:
         return self.payments - self.bonus.sum(axis=2)
 
 
-def _per_row(value, n: int) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.int64)
-    return np.full(n, int(arr), dtype=np.int64) if arr.ndim == 0 else np.ascontiguousarray(arr)
-
-
 def dealt_hands(rules: RuleSet, seed: int, deal_index, method: str = ROUNDS, shuffle: str = "perfect",
                 banker=0, threads: int | None = None) -> np.ndarray:
-    """int64 [n, players]: the hands the runner deals for these deal indices (an int n means 0…n−1)."""
+    """int64 [n, players]: the hands the runner deals for these deal indices (an int n means 0…n−1).
+
+    Dealt by the play kernel itself (the deals are also played, by `random`, which costs less
+    than compiling a second kernel that only deals): the very hands every runner plays.
+    """
     idx = np.arange(deal_index, dtype=np.int64) if np.ndim(deal_index) == 0 else \
         np.ascontiguousarray(deal_index, dtype=np.int64)
-    n = idx.shape[0]
-    out = np.zeros((n, rules.players), dtype=np.int64)
-    if n:
-        set_threads(threads)
-        plan = make_plan(rules, method, shuffle, "box")
-        _deal_kernel(np.uint64(seed), idx, plan, _per_row(banker, n), np.int64(rules.players), out)
-    return out
+    r = play_rows(rules, ["random"], seed, idx.shape[0], deal_index=idx, banker=banker,
+                  plan=make_plan(rules, method, shuffle, "box"), keep_hands=True, threads=threads)
+    return r.hands
 
 
 def play_hands(rules: RuleSet, policies, seed: int, hands: np.ndarray, deal_index, banker=0,

@@ -43,7 +43,7 @@ from numba import njit, prange
 
 from ..kernels.bits import pdep
 from ..errors import TjsimError
-from ..kernels.layout import STREAM_DEAL
+from ..kernels.layout import STREAM_DEAL, STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_DICE, STREAM_PREVIOUS_PLAY
 from ..kernels.rng import seed_stream
 from .runner import play_rows, policy_ids
 from .session import gather_rows
@@ -55,9 +55,8 @@ from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_LAO1, BB_LAO2, BB_
 BLOCK = 4096  # deal indices per random stream; fixed so results do not depend on threads
 CHUNK_BLOCKS = 256  # blocks per kernel call (progress-bar granularity)
 PLAYED_CHUNK_BLOCKS = 2  # blocks per chunk with --from played (a deal is played per deal: slow)
-# Streams of the simulated previous deals (--from played), apart from the game's 1–3 and
-# analysis.STREAM_EXCHANGE (7); the index is the deal index d.
-STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_PLAY, STREAM_PREVIOUS_DICE = 9, 10, 11
+# Streams of the simulated previous deals (--from played): kernels/layout.py STREAMS; the index is
+# the deal index d.
 _PREVIOUS_STREAMS = np.array([STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_PLAY, STREAM_PREVIOUS_DICE], dtype=np.int64)
 _PREVIOUS_ROWS = 1 << 14  # previous deals per kernel call (bounds the record slabs)
 DEFAULT_PREVIOUS_POLICY = "heuristic"

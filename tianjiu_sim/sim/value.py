@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from .analysis import STREAM_EXCHANGE, Played, dealt_hands, play_hands
+from ..kernels.layout import STREAM_EXCHANGE
+from .analysis import Played, dealt_hands, play_hands
 from ..kernels.dealing import ROUNDS
 from ..errors import TjsimError
 from ..kernels.rng import randbelow, seed_stream
