@@ -130,12 +130,12 @@ def test_out_dir_results_folder_and_plots(tmp_path):
 def test_parquet_without_pyarrow_is_a_clear_error(monkeypatch, tmp_path):
     import pandas as pd
 
-    from tianjiu_sim.experiments import tidy
+    from tianjiu_sim.output import results
 
-    real = tidy.importlib.util.find_spec
-    monkeypatch.setattr(tidy.importlib.util, "find_spec", lambda n, *a: None if n == "pyarrow" else real(n, *a))
+    real = results.importlib.util.find_spec
+    monkeypatch.setattr(results.importlib.util, "find_spec", lambda n, *a: None if n == "pyarrow" else real(n, *a))
     with pytest.raises(TjsimError, match="pyarrow"):
-        tidy.write_frame(pd.DataFrame({"a": [1.0]}), tmp_path / "x.parquet")
+        results.write_frame(pd.DataFrame({"a": [1.0]}), tmp_path / "x.parquet")
     assert not (tmp_path / "x.parquet").exists()
 
 
