@@ -99,7 +99,7 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
               "stopped_by": stopped, "settings": rules.describe()}
     if out_dir:
         from ..output.results import write_results
-        from ..output.tables import display_frame  # noqa: PLC0415
+        from ..output.frames import display_frame  # noqa: PLC0415
 
         write_results(out_dir, "compare", config, seed,
                       {**tables, "compare_summary": display_frame(public_summary(summary))})
@@ -115,7 +115,7 @@ def emit_compare(summary, config: dict, seed: int, fmt: str, out: str | None) ->
     """Print or write the comparison as a table, CSV (or Parquet by --out suffix) or JSON."""
     from ..sim.analysis import compare_json  # noqa: PLC0415
     from ..output.results import write_frame
-    from ..output.tables import csv_text, display_frame  # noqa: PLC0415
+    from ..output.frames import csv_text, display_frame  # noqa: PLC0415
 
     summary = public_summary(summary)
     if out is not None and out.lower().endswith(".parquet"):
@@ -137,7 +137,7 @@ def compare_text(shown, config: dict, seed: int) -> str:
     """The terminal report: strategies, differences, variance ratio (numbers as in the CSV)."""
     import pandas as pd  # noqa: PLC0415
 
-    from ..output.tables import render  # noqa: PLC0415
+    from ..output.frames import render  # noqa: PLC0415
 
     strat = shown[shown["kind"] == "strategy"].set_index("a")
     rate = shown[shown["kind"] == "closer_rate"].set_index("a")["mean"]

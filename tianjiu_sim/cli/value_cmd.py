@@ -70,7 +70,7 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
                                              threads, bonus)
     if out_dir:
         from ..output.results import write_results
-        from ..output.tables import display_frame  # noqa: PLC0415
+        from ..output.frames import display_frame  # noqa: PLC0415
 
         write_results(out_dir, "value", config, seed, {"value_chunks": chunks, "value_summary": display_frame(summary)})
     emit_values(summary, config, seed, fmt, out)
@@ -101,7 +101,7 @@ def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, str
 def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:
     """Print or write the values as a table, CSV (Parquet by --out suffix) or JSON."""
     from ..output.results import write_frame
-    from ..output.tables import csv_text, display_frame, render  # noqa: PLC0415
+    from ..output.frames import csv_text, display_frame, render  # noqa: PLC0415
     from ..sim.value import COMPONENT_LABELS  # noqa: PLC0415
 
     if out is not None and out.lower().endswith(".parquet"):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import TjsimError
-from .tables import DIGITS, csv_text, display_frame
+from .frames import csv_text, DIGITS, display_frame
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

@@ -7,7 +7,7 @@ from ..game.rules import RuleSet
 from ..kernels.dealing import ROUNDS
 from ..sim.session import session_tables, SessionResults
 from .results import write_results
-from .tables import csv_text, display_frame, render
+from .frames import csv_text, display_frame, render
 
 
 SEAT_COLUMNS = ["seat", "policy", "mean_per_deal", "ci_low", "ci_high", "session_mean", "session_sd",
