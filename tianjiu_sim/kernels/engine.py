@@ -104,14 +104,15 @@ def deal_scratch(players):
 
 
 @njit(cache=True, inline="always")
-def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose_follow, params, tabs,
+def play_deal(hands0, banker, streak, policies, prow, choose_fold, choose_lead, choose_follow, params, tabs,
               st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
               rec_plays, rec_tricks, rec_bonus, rec_n, ri, counts):
     """Play one deal from `hands0`; fills dong, folded, pay (net, bonuses included), bonus[seat, type].
 
     `choose_fold(policy, obs, tabs, params, st)`, `choose_lead(policy, obs, tabs, params, st, buf)`
     and `choose_follow(policy, obs, tabs, params, st, buf, kv)` decide for seat s with id
-    `policies[s]` (strategies/registry.py): the engine passes them the observation only.
+    `policies[prow, s]` (strategies/registry.py): the engine passes them the observation only.
+    (A row index, not a row: a view per deal would cost a reference count on the shared array.)
 
     Returns the closer (結) or -1 for a void deal. Records the trace into slab `ri` of the 3-D
     record arrays when they have slabs, and counts classes led / beat with / beaten when
@@ -149,7 +150,7 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
             obs[O_HAND] = hands[s]
             obs[O_HAND_SIZE] = tiles
             obs[O_ACTIVE] = active
-            if may_fold(obs, params) and choose_fold(policies[s], obs, tabs, params, st_play):
+            if may_fold(obs, params) and choose_fold(policies[prow, s], obs, tabs, params, st_play):
                 folded[s] = 1
                 obs[O_FOLDED + s] = 1
                 active -= 1
@@ -188,7 +189,7 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
                 and not _has_multi(hands[leader], tabs)):
             forced = _residual_suit(hands[leader], params, st_dice)
         obs[O_FORCED] = forced
-        lead = choose_lead(policies[leader], obs, tabs, params, st_play, buf)
+        lead = choose_lead(policies[prow, leader], obs, tabs, params, st_play, buf)
         obs[O_FORCED] = 0
         m = pt[lead, P_MASK]
         size = pt[lead, P_SIZE]
@@ -221,7 +222,7 @@ def play_deal(hands0, banker, streak, policies, choose_fold, choose_lead, choose
             obs[O_SEAT] = s
             obs[O_HAND] = hands[s]
             obs[O_TO_ACT] = to_act
-            p, disc = choose_follow(policies[s], obs, tabs, params, st_play, buf, kv)
+            p, disc = choose_follow(policies[prow, s], obs, tabs, params, st_play, buf, kv)
             if p >= 0:
                 pm = pt[p, P_MASK]
                 hands[s] &= ~pm

@@ -85,7 +85,7 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
                     hands0[s] = np.int64(hands32[s])
             seed_stream(st_play, seed, streams[1], d)
             seed_stream(st_dice, seed, streams[2], d)
-            closer = play_deal(hands0, banker, streaks[i % streaks.shape[0]], policies[i % policies.shape[0]],
+            closer = play_deal(hands0, banker, streaks[i % streaks.shape[0]], policies, i % policies.shape[0],
                                choose_fold, choose_lead, choose_follow, params, tabs, st_play, st_dice,
                                obs, buf, kv, hands, dong, folded, pay, bonus, rec_plays, rec_tricks, rec_bonus,
                                rec_n, i, cnt)
