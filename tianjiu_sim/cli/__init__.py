@@ -27,6 +27,7 @@ COMMANDS = {
     "value": "value_cmd:value",
     "experiment": "experiment_cmd:experiment",
     "report": "report_cmd:report",
+    "paigow": "paigow_cmd:paigow",
 }
 
 

@@ -136,7 +136,8 @@ def preset(name: str, players: int | None = None) -> RuleSet:
     return _resolve(name, name, raw, {})
 
 
-def _line_of(text: str, key: str) -> int:
+def line_of(text: str, key: str) -> int:
+    """The 1-based line of a TOML text where `key = …` is set (1 if not found)."""
     for i, line in enumerate(text.splitlines(), 1):
         if re.match(rf"\s*{re.escape(key)}\s*=", line):
             return i
@@ -160,18 +161,31 @@ def _check_type(key: str, value: Any) -> str | None:
     return None
 
 
-def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
-    """Load a TOML rules file: `preset = "hk"|"folk"` plus any settings to override."""
+def read_toml(path: str | Path, what: str = "rules file") -> tuple[dict[str, Any], dict[str, str]]:
+    """Parse a TOML file; returns (data, where) with where[key] = 'file:line' of each top-level key."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise TjsimError(f"cannot read rules file {path}: {e.strerror}") from None
+        raise TjsimError(f"cannot read {what} {path}: {e.strerror}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise TjsimError(f"{path}: malformed TOML: {e}") from None
-    where = {k: f"{path}:{_line_of(text, k)}" for k in data}
+    return data, {k: f"{path}:{line_of(text, k)}" for k in data}
+
+
+def unknown_key_error(loc: str, key: str, valid: tuple[str, ...]) -> TjsimError:
+    """The error for a key a file may not set, with the nearest valid key as a hint."""
+    near = difflib.get_close_matches(key, valid, n=1)
+    hint = f" (did you mean '{near[0]}'?)" if near else f" (valid keys: {', '.join(valid)})"
+    return TjsimError(f"{loc}: unknown key '{key}'{hint}")
+
+
+def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
+    """Load a TOML rules file: `preset = "hk"|"folk"` plus any settings to override."""
+    path = Path(path)
+    data, where = read_toml(path)
     base = data.pop("preset", None)
     if base not in PRESETS:
         loc = where.get("preset", f"{path}:1")
@@ -180,9 +194,7 @@ def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
     raw = dict(PRESETS[base])
     for key, value in data.items():
         if key not in raw:
-            near = difflib.get_close_matches(key, SETTING_KEYS, n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else f" (valid keys: {', '.join(SETTING_KEYS)})"
-            raise TjsimError(f"{where[key]}: unknown key '{key}'{hint}")
+            raise unknown_key_error(where[key], key, SETTING_KEYS)
         why = _check_type(key, value)
         if why:
             raise TjsimError(f"{where[key]}: key '{key}': {why}")

@@ -1,0 +1,281 @@
+"""The figures `tjsim paigow` prints: hand odds, edges, splits, the best-split table, Monte Carlo checks.
+
+Every exact figure is a sum over all tile-level deals (kernels.cross); the Monte Carlo check
+deals uniform shuffles with the profile's rounds per shuffle and gives each estimate a 95%
+interval clustered by shuffle (rounds and players of one shuffle share its tiles).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+from .._numba_cache import source_hash
+from ..errors import TjsimError
+from ..game.tiles import TILE_KIND, bits_of, format_hand, popcount
+from ..kernels.rng import STREAM_DEAL
+from ..stats import Z95, mean_ci
+from . import kernels, ways
+from .hands import class_label, describe_key, pack_classes, split_pairs
+from .profiles import Profile
+from .ways import Game
+
+
+def hand_index(g: Game, mask: int) -> int:
+    """The distinct hand of a tile mask (its size must be the profile's hand size)."""
+    n = g.profile.tiles_per_hand
+    if popcount(mask) != n:
+        example = "6-6 4-4 3-1 2-1" if n == 4 else "6-6 6-3"
+        raise TjsimError(f"the hand has {popcount(mask)} tiles; profile '{g.profile.name}' deals {n} "
+                         f"(e.g. --hand \"{example}\")")
+    return int(g.hands.lookup[pack_classes(g.table.tile_class[b] for b in bits_of(mask))])
+
+
+def resolve(g: Game, player_way: str, banker_way: str) -> tuple[np.ndarray, np.ndarray]:
+    """Both sides' strategies; 'best' replies to the other side's way."""
+    if "equilibrium" in (player_way, banker_way):
+        solved(g)  # from the disk cache if this profile was solved before
+    if player_way == "best" and banker_way == "best":
+        raise TjsimError("--player-way and --banker-way cannot both be 'best' (one replies to the other; "
+                         "use 'equilibrium' for both sides choosing)")
+    if player_way == "best":
+        y = ways.strategy(g, "banker", banker_way)
+        return ways.strategy(g, "player", "best", y), y
+    x = ways.strategy(g, "player", player_way)
+    return x, ways.strategy(g, "banker", banker_way, x)
+
+
+def summary(g: Game, x: np.ndarray, y: np.ndarray) -> dict:
+    """Per deal, one player against the banker: win / push / lose probabilities and the player's edge."""
+    w, l, n = g.values(y, True)
+    total = n.sum()
+    win = float((w * x).sum() / total)
+    lose = float((l * x).sum() / total)
+    return {"win": win, "push": 1.0 - win - lose, "lose": lose, "player_edge": win * g.payoff_win - lose}
+
+
+def edge(p: Profile, player_way: str = "house", banker_way: str = "house") -> dict:
+    """`tjsim paigow edge`: the INTERFACES.md keys, plus the until-decided and table figures."""
+    g = ways.game(p)
+    if p.tiles_per_hand == 2 and (player_way, banker_way) != ("house", "house"):
+        raise TjsimError("摃莊 hands are not split: --player-way and --banker-way only apply to 4-tile profiles")
+    x, y = resolve(g, player_way, banker_way)
+    s = summary(g, x, y)
+    out = {"profile": p.name, "player_way": player_way, "banker_way": banker_way, **s, "exact": True,
+           "banker_edge": -s["player_edge"], "players": p.players,
+           "banker_edge_vs_table": -s["player_edge"] * p.players}
+    decided = s["win"] + s["lose"]
+    if p.redeal_pushes and decided > 0:
+        out["until_decided"] = {"win": s["win"] / decided, "lose": s["lose"] / decided,
+                                "player_edge": s["player_edge"] / decided, "mean_deals": 1.0 / decided}
+    if "equilibrium" in (player_way, banker_way):
+        sol = solved(g)
+        out["equilibrium"] = {"value": sol.value, "gap": sol.gap, "iterations": sol.iterations,
+                              "mixed_hands": sol.mixed_hands}
+    out["rounds"] = [{"round": r + 1, "player_edge": s["player_edge"], "exact": True}
+                     for r in range(p.rounds_per_shuffle)]
+    return out
+
+
+def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
+    """Each distinct two-tile hand: how likely it is dealt and its win / push / lose against the banker.
+
+    `shown` are tiles already seen this shuffle (rounds 2–4): both hands come from the others.
+    """
+    g = ways.game(p)
+    if p.tiles_per_hand != 2:
+        raise TjsimError(f"odds is for the two-tile profile kong; profile '{p.name}' deals 4 tiles "
+                         "(use split or table)")
+    caps = g.table.caps.copy()
+    for b in bits_of(shown):
+        caps[g.table.tile_class[b]] -= 1
+    y = ways.house_way(g)
+    w, l, n = g.values(y, True, caps=caps)
+    left = int(caps.sum())
+    pairs = comb(left, 2)
+    rows = []
+    for h in range(len(g.hands)):
+        if n[h] == 0:
+            continue
+        a, b = (int(t) for t in g.hands.tiles[h])
+        key = g.table.key_of(a, b)
+        weight = int(np.prod([comb(int(caps[c]), int(k)) for c, k in enumerate(g.hands.counts[h]) if k]))
+        rows.append({"hand": format_hand((1 << a) | (1 << b)), "class": class_label(key),
+                     "dealt": weight / pairs, "win": w[h, 0] / n[h], "push": 1 - (w[h, 0] + l[h, 0]) / n[h],
+                     "lose": l[h, 0] / n[h], "player_edge": (w[h, 0] * g.payoff_win - l[h, 0]) / n[h],
+                     "rank": int(g.table.rank[a, b])})
+    rows.sort(key=lambda r: -r["rank"])
+    return rows
+
+
+def class_rows(rows: list[dict]) -> list[dict]:
+    """The distribution of hand classes, with each class's mean win / push / lose."""
+    out: dict[str, dict] = {}
+    for r in rows:
+        c = out.setdefault(r["class"], {"class": r["class"], "dealt": 0.0, "win": 0.0, "push": 0.0, "lose": 0.0})
+        c["dealt"] += r["dealt"]
+        for k in ("win", "push", "lose"):
+            c[k] += r["dealt"] * r[k]
+    for c in out.values():
+        for k in ("win", "push", "lose"):
+            c[k] /= c["dealt"]
+    return list(out.values())
+
+
+def _pair_text(g: Game, h: int, s: int) -> tuple[str, str, str, str]:
+    a, b = split_pairs(g.hands, h, s)
+    if g.table.rank[a] > g.table.rank[b]:
+        a, b = b, a
+    ka, kb = g.table.key_of(*a), g.table.key_of(*b)
+    return (format_hand((1 << a[0]) | (1 << a[1])), format_hand((1 << b[0]) | (1 << b[1])),
+            describe_key(ka), describe_key(kb))
+
+
+def _distinct_splits(g: Game, h: int) -> list[int]:
+    seen, out = set(), []
+    for s in range(3):
+        a, b = split_pairs(g.hands, h, s)
+        key = frozenset((tuple(sorted(TILE_KIND[t] for t in a)), tuple(sorted(TILE_KIND[t] for t in b))))
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
+
+
+def split_rows(p: Profile, mask: int, banker_way: str = "house") -> list[dict]:
+    """`tjsim paigow split`: each split of one hand against the banker's way and the two-sided solution."""
+    g = ways.game(p)
+    if p.tiles_per_hand != 4:
+        raise TjsimError(f"split is for four-tile profiles (yabao, vegas); profile '{p.name}' deals 2 tiles")
+    h = hand_index(g, mask)
+    if banker_way == "best":
+        raise TjsimError("--banker-way best needs a player way; split shows the player's choice "
+                         "(use house, equilibrium or a named way)")
+    y = ways.strategy(g, "banker", banker_way)
+    w, l, n = g.values(y, True, rows=[h])
+    sol = solved(g)
+    we, le, _ = g.values(sol.banker, True, rows=[h])
+    house = int(np.argmax(ways.house_way(g)[h]))
+    vals = (w[0] * g.payoff_win - l[0]) / n[0]
+    veq = (we[0] * g.payoff_win - le[0]) / n[0]
+    splits = _distinct_splits(g, h)
+    best = max(splits, key=lambda s: vals[s])
+    rows = []
+    for s in splits:
+        front, back, fk, bk = _pair_text(g, h, s)
+        rows.append({"front": front, "back": back, "front_class": fk, "back_class": bk,
+                     "win": w[0, s] / n[0], "push": 1 - (w[0, s] + l[0, s]) / n[0], "lose": l[0, s] / n[0],
+                     "value": float(vals[s]), "cost": float(vals[best] - vals[s]), "best": s == best,
+                     "house": s == house, "value_vs_equilibrium": float(veq[s]),
+                     "equilibrium_prob": float(sol.player[h, s])})
+    return rows
+
+
+def best_split_table(p: Profile, banker_way: str = "house") -> list[dict]:
+    """`tjsim paigow table`: every distinct hand's best split against the banker's way and the others' cost."""
+    g = ways.game(p)
+    if p.tiles_per_hand != 4:
+        raise TjsimError(f"table is for four-tile profiles (yabao, vegas); profile '{p.name}' deals 2 tiles")
+    if banker_way == "best":
+        raise TjsimError("--banker-way best needs a player way; table lists the player's best splits")
+    y = ways.strategy(g, "banker", banker_way)
+    w, l, n = g.values(y, True)
+    vals = (w * g.payoff_win - l) / n[:, None]
+    house = np.argmax(ways.house_way(g), axis=1)
+    total = g.hands.weight.sum()
+    rows = []
+    for h in range(len(g.hands)):
+        splits = _distinct_splits(g, h)
+        order = sorted(splits, key=lambda s: -vals[h, s])
+        best = order[0]
+        row = {"hand": format_hand(int(g.hands.masks[h])), "hands": int(g.hands.weight[h]),
+               "probability": g.hands.weight[h] / total}
+        for i, s in enumerate(order, 1):
+            front, back, _, _ = _pair_text(g, h, s)
+            row[f"split_{i}"] = f"{front} | {back}"
+            row[f"value_{i}"] = float(vals[h, s])
+            row[f"cost_{i}"] = float(vals[h, best] - vals[h, s])
+        row["house_split"] = order.index(house[h]) + 1 if house[h] in order else _same_as(g, h, house[h], order)
+        row["house_cost"] = float(vals[h, best] - vals[h, house[h]])
+        rows.append(row)
+    return rows
+
+
+def _same_as(g: Game, h: int, s: int, order: list[int]) -> int:
+    """The position in `order` of the split equal to split s (copies of a kind give equal splits)."""
+    for i, t in enumerate(order, 1):
+        if g.front[h, t] == g.front[h, s] and g.back[h, t] == g.back[h, s]:
+            return i
+    return 0
+
+
+# --- The two-sided solution, kept on disk (it takes ~10 s to find) ---
+
+def _cache_file(p: Profile) -> Path:
+    settings = {k: v for k, v in p.describe().items() if k != "name"}
+    key = hashlib.sha1((json.dumps(settings, sort_keys=True) + source_hash()).encode()).hexdigest()[:16]
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tjsim" / "paigow"
+    return base / f"equilibrium-{key}.npz"
+
+
+def solved(g: Game) -> ways.Solution:
+    """The two-sided solution of a game, from the disk cache when this profile was solved before."""
+    key = ("equilibrium",)
+    if key in g._cache:
+        return g._cache[key]
+    path = _cache_file(g.profile)
+    try:
+        z = np.load(path)
+        sol = ways.Solution(z["player"], z["banker"], float(z["value"]), float(z["gap"]), int(z["iterations"]),
+                            int(z["mixed_hands"]))
+    except (OSError, KeyError, ValueError):
+        sol = ways.equilibrium(g)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")
+            np.savez(tmp, player=sol.player, banker=sol.banker, value=sol.value, gap=sol.gap,
+                     iterations=sol.iterations, mixed_hands=sol.mixed_hands)
+            tmp.replace(path)
+        except OSError:
+            pass  # an unwritable cache only costs time
+    g._cache[key] = sol
+    return sol
+
+
+# --- Monte Carlo cross-check ---
+
+def monte_carlo(p: Profile, player_way: str = "house", banker_way: str = "house", shuffles: int = 100_000,
+                seed: int = 1) -> dict:
+    """Deal `shuffles` shuffles of `rounds_per_shuffle` rounds with `players` players; estimates with 95% CIs."""
+    if shuffles < 2:
+        raise TjsimError(f"--shuffles must be at least 2, got {shuffles}")
+    g = ways.game(p)
+    x, y = resolve(g, player_way, banker_way) if p.tiles_per_hand == 4 else (ways.house_way(g),) * 2
+    out = kernels.simulate(shuffles, seed, STREAM_DEAL, p.tiles_per_hand, p.players, p.rounds_per_shuffle,
+                           g.table.tile_class.astype(np.int64), g.hands.lookup, g.front, g.back,
+                           np.cumsum(x, axis=1), np.cumsum(y, axis=1), p.ties == "banker", p.half_push == "win")
+    res = out.astype(np.float64)
+    per = res.shape[1] * res.shape[2]
+    est = {}
+    indicators = {"win": res > 0, "push": res == 0, "lose": res < 0}
+    pay = np.where(res > 0, g.payoff_win, res)
+    for name, arr in [*indicators.items(), ("player_edge", pay)]:
+        v = arr.reshape(shuffles, per).mean(axis=1)  # one value per shuffle: clustered by shuffle
+        mean, se, lo, hi = mean_ci(float(v.sum()), float((v * v).sum()), shuffles)
+        est[name] = {"mean": mean, "se": se, "ci_low": lo, "ci_high": hi}
+    banker_net = -pay.sum(axis=(1, 2)) / res.shape[1]  # the banker's result per round, per shuffle
+    mean, se, lo, hi = mean_ci(float(banker_net.sum()), float((banker_net ** 2).sum()), shuffles)
+    rounds = []
+    for r in range(res.shape[1]):
+        v = pay[:, r, :].mean(axis=1)
+        m, s_e, a, b = mean_ci(float(v.sum()), float((v * v).sum()), shuffles)
+        rounds.append({"round": r + 1, "player_edge": m, "se": s_e, "ci_low": a, "ci_high": b})
+    return {"profile": p.name, "player_way": player_way, "banker_way": banker_way, "shuffles": shuffles,
+            "rounds_per_shuffle": p.rounds_per_shuffle, "players": p.players, "seed": seed,
+            "estimates": est, "rounds": rounds,
+            "banker_vs_table_per_round": {"mean": mean, "se": se, "ci_low": lo, "ci_high": hi},
+            "z95": Z95}
