@@ -200,3 +200,23 @@ def test_half_push_win_helps_the_side_that_wins_the_other_pair():
 def test_rank_table_is_symmetric():
     r = rank_table(profile("vegas")).rank
     assert (r == r.T).all()
+
+
+def test_kong_later_rounds_remembering_gains_nothing():
+    """Rounds 2–4: whatever tiles were shown, the two hands are still exchangeable, so the edge stays 0."""
+    p = profile("kong", rounds_per_shuffle=4)
+    for shown in ("6-6 6-6 5-4 2-1 4-4 1-1 3-1 6-5", "2-1 4-2 6-3 5-4 6-6 6-6 1-1 1-1 4-4 4-4 3-1 3-1 5-5 5-5 3-3 3-3"):
+        e = analysis.edge(p, shown=parse_hand(shown))
+        assert abs(e["player_edge"]) < 1e-15
+    banker_ties = analysis.edge(profile("kong", ties="banker"), shown=parse_hand("6-6 6-6 5-4 2-1"))
+    assert banker_ties["player_edge"] < 0  # copies to the banker: never a favourable bet
+
+
+def test_yabao_second_round_best_reply_given_shown_tiles():
+    """壓寶's second round: a player who remembers round 1's 16 tiles and replies best gains."""
+    p = profile("yabao", rounds_per_shuffle=2)
+    shown = parse_hand("6-6 6-6 1-1 1-1 4-4 4-4 3-1 3-1 5-5 5-5 3-3 3-3 2-2 2-2 6-5 6-5")
+    same = analysis.edge(p, shown=shown)
+    best = analysis.edge(p, "best", "house", shown=shown)
+    assert abs(same["player_edge"]) < 1e-15 and best["player_edge"] > 0.01
+    assert best["win"] + best["push"] + best["lose"] == pytest.approx(1.0)

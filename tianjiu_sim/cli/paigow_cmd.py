@@ -91,8 +91,6 @@ def odds(profile_spec: str, sets: tuple[str, ...], shown: str, classes: bool, fm
     """
     p = resolve_profile(profile_spec, sets)
     mask = parse_hand(shown) if shown.strip() else 0
-    if bin(mask).count("1") > 32 - 4:
-        raise TjsimError("--shown leaves fewer than 4 tiles: no round can be dealt")
     rows = analysis.kong_odds(p, mask)
     if classes:
         rows = analysis.class_rows(rows)
@@ -107,12 +105,14 @@ def odds(profile_spec: str, sets: tuple[str, ...], shown: str, classes: bool, fm
 @paigow.command()
 @profile_options
 @way_options
+@click.option("--shown", default="", metavar="TILES",
+              help="Tiles already shown this shuffle (a later round): the edge given the tiles left.")
 @click.option("--mc", "shuffles", type=int, default=0, metavar="N",
               help="Also deal N shuffles (Monte Carlo) and show the estimates with 95% CIs.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the Monte Carlo shuffles.")
 @format_options
-def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: str, shuffles: int, seed: int,
-         fmt: str, out: str | None) -> None:
+def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: str, shown: str, shuffles: int,
+         seed: int, fmt: str, out: str | None) -> None:
     """Win / push / lose per deal for one player against the banker, and the edge (exact).
 
     \b
@@ -120,9 +120,13 @@ def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: 
       tjsim paigow edge --profile vegas --format json
       tjsim paigow edge --profile vegas --player-way best
       tjsim paigow edge --profile yabao --player-way equilibrium --banker-way equilibrium
+      tjsim paigow edge --profile yabao --player-way best --shown "6-6 6-6 1-1 1-1 4-4 4-4 3-1 3-1"
     """
     p = resolve_profile(profile_spec, sets)
-    res = analysis.edge(p, player_way, banker_way)
+    mask = parse_hand(shown) if shown.strip() else 0
+    if mask and shuffles:
+        raise TjsimError("--mc deals fresh shuffles: it cannot be combined with --shown")
+    res = analysis.edge(p, player_way, banker_way, mask)
     if shuffles:
         res["monte_carlo"] = analysis.monte_carlo(p, player_way, banker_way, shuffles, seed)
     if fmt == "json":

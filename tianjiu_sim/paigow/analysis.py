@@ -16,7 +16,7 @@ import numpy as np
 
 from .._numba_cache import source_hash
 from ..errors import TjsimError
-from ..game.tiles import TILE_KIND, bits_of, format_hand, popcount
+from ..game.tiles import TILE_KIND, bits_of, format_hand, popcount, tile_list
 from ..kernels.rng import STREAM_DEAL
 from ..stats import Z95, mean_ci
 from . import kernels, ways
@@ -35,39 +35,57 @@ def hand_index(g: Game, mask: int) -> int:
     return int(g.hands.lookup[pack_classes(g.table.tile_class[b] for b in bits_of(mask))])
 
 
-def resolve(g: Game, player_way: str, banker_way: str) -> tuple[np.ndarray, np.ndarray]:
+def unseen_caps(g: Game, shown: int) -> np.ndarray | None:
+    """Copies of each class not yet shown (None for a fresh set)."""
+    if not shown:
+        return None
+    caps = g.table.caps.copy()
+    for b in bits_of(shown):
+        caps[g.table.tile_class[b]] -= 1
+    if caps.sum() < 2 * g.profile.tiles_per_hand:
+        raise TjsimError(f"--shown leaves {int(caps.sum())} tiles: fewer than a player's and the banker's hands")
+    return caps
+
+
+def resolve(g: Game, player_way: str, banker_way: str, caps: np.ndarray | None = None):
     """Both sides' strategies; 'best' replies to the other side's way."""
-    if "equilibrium" in (player_way, banker_way):
-        solved(g)  # from the disk cache if this profile was solved before
     if player_way == "best" and banker_way == "best":
         raise TjsimError("--player-way and --banker-way cannot both be 'best' (one replies to the other; "
                          "use 'equilibrium' for both sides choosing)")
+    if "equilibrium" in (player_way, banker_way) and caps is None:
+        solved(g)  # from the disk cache if this profile was solved before
     if player_way == "best":
-        y = ways.strategy(g, "banker", banker_way)
-        return ways.strategy(g, "player", "best", y), y
-    x = ways.strategy(g, "player", player_way)
-    return x, ways.strategy(g, "banker", banker_way, x)
+        y = ways.strategy(g, "banker", banker_way, caps=caps)
+        return ways.strategy(g, "player", "best", y, caps), y
+    x = ways.strategy(g, "player", player_way, caps=caps)
+    return x, ways.strategy(g, "banker", banker_way, x, caps)
 
 
-def summary(g: Game, x: np.ndarray, y: np.ndarray) -> dict:
+def summary(g: Game, x: np.ndarray, y: np.ndarray, caps: np.ndarray | None = None) -> dict:
     """Per deal, one player against the banker: win / push / lose probabilities and the player's edge."""
-    w, l, n = g.values(y, True)
+    w, l, n = g.values(y, True, caps)
     total = n.sum()
     win = float((w * x).sum() / total)
     lose = float((l * x).sum() / total)
     return {"win": win, "push": 1.0 - win - lose, "lose": lose, "player_edge": win * g.payoff_win - lose}
 
 
-def edge(p: Profile, player_way: str = "house", banker_way: str = "house") -> dict:
-    """`tjsim paigow edge`: the INTERFACES.md keys, plus the until-decided and table figures."""
+def edge(p: Profile, player_way: str = "house", banker_way: str = "house", shown: int = 0) -> dict:
+    """`tjsim paigow edge`: the INTERFACES.md keys, plus the until-decided and table figures.
+
+    `shown`: tiles already seen this shuffle (a later round); both hands come from the others.
+    """
     g = ways.game(p)
     if p.tiles_per_hand == 2 and (player_way, banker_way) != ("house", "house"):
         raise TjsimError("摃莊 hands are not split: --player-way and --banker-way only apply to 4-tile profiles")
-    x, y = resolve(g, player_way, banker_way)
-    s = summary(g, x, y)
+    caps = unseen_caps(g, shown)
+    x, y = resolve(g, player_way, banker_way, caps)
+    s = summary(g, x, y, caps)
     out = {"profile": p.name, "player_way": player_way, "banker_way": banker_way, **s, "exact": True,
            "banker_edge": -s["player_edge"], "players": p.players,
            "banker_edge_vs_table": -s["player_edge"] * p.players}
+    if shown:
+        out["shown"] = tile_list(shown)
     decided = s["win"] + s["lose"]
     if p.redeal_pushes and decided > 0:
         out["until_decided"] = {"win": s["win"] / decided, "lose": s["lose"] / decided,
@@ -76,8 +94,10 @@ def edge(p: Profile, player_way: str = "house", banker_way: str = "house") -> di
         sol = solved(g)
         out["equilibrium"] = {"value": sol.value, "gap": sol.gap, "iterations": sol.iterations,
                               "mixed_hands": sol.mixed_hands}
-    out["rounds"] = [{"round": r + 1, "player_edge": s["player_edge"], "exact": True}
-                     for r in range(p.rounds_per_shuffle)]
+    if not shown:
+        # every round of a shuffle has the same unconditional edge: its hands are exchangeable with round 1's
+        out["rounds"] = [{"round": r + 1, "player_edge": s["player_edge"], "exact": True}
+                         for r in range(p.rounds_per_shuffle)]
     return out
 
 
@@ -90,9 +110,8 @@ def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
     if p.tiles_per_hand != 2:
         raise TjsimError(f"odds is for the two-tile profile kong; profile '{p.name}' deals 4 tiles "
                          "(use split or table)")
-    caps = g.table.caps.copy()
-    for b in bits_of(shown):
-        caps[g.table.tile_class[b]] -= 1
+    caps = unseen_caps(g, shown)
+    caps = g.table.caps if caps is None else caps
     y = ways.house_way(g)
     w, l, n = g.values(y, True, caps=caps)
     left = int(caps.sum())
@@ -101,7 +120,7 @@ def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
     for h in range(len(g.hands)):
         if n[h] == 0:
             continue
-        a, b = (int(t) for t in g.hands.tiles[h])
+        a, b = _unshown(g, h, shown)
         key = g.table.key_of(a, b)
         weight = int(np.prod([comb(int(caps[c]), int(k)) for c, k in enumerate(g.hands.counts[h]) if k]))
         rows.append({"hand": format_hand((1 << a) | (1 << b)), "class": class_label(key),
@@ -110,6 +129,14 @@ def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
                      "rank": int(g.table.rank[a, b])})
     rows.sort(key=lambda r: -r["rank"])
     return rows
+
+
+def _unshown(g: Game, h: int, shown: int) -> list[int]:
+    """Tile bits of distinct hand h taken from the copies not shown (what the hand is written as)."""
+    out = []
+    for c, k in enumerate(g.hands.counts[h]):
+        out += [b for b in g.table.class_bits[c] if not shown >> b & 1][:k]
+    return out
 
 
 def class_rows(rows: list[dict]) -> list[dict]:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
-from scipy.optimize import linprog
 
 from ..errors import TjsimError
 from ..game.tiles import KIND_BY_PIPS, KINDS, TILE_KIND
@@ -259,24 +258,24 @@ def house_way(g: Game) -> np.ndarray:
 
 # --- Best replies and the two-sided solution ---
 
-def player_values(g: Game, banker: np.ndarray) -> np.ndarray:
+def player_values(g: Game, banker: np.ndarray, caps: np.ndarray | None = None) -> np.ndarray:
     """Summed player result of each hand and split against the banker's strategy."""
-    w, l, _ = g.values(banker, True)
+    w, l, _ = g.values(banker, True, caps)
     return g.player_payoff(w, l)
 
 
-def banker_values(g: Game, player: np.ndarray) -> np.ndarray:
+def banker_values(g: Game, player: np.ndarray, caps: np.ndarray | None = None) -> np.ndarray:
     """Summed player result of each banker hand and split against the player's strategy."""
-    w, l, _ = g.values(player, False)
+    w, l, _ = g.values(player, False, caps)
     return g.player_payoff(w, l)
 
 
-def best_reply(g: Game, other: np.ndarray, side: str) -> np.ndarray:
-    """The pure best reply of `side` ('player' or 'banker') to the other side's strategy."""
+def best_reply(g: Game, other: np.ndarray, side: str, caps: np.ndarray | None = None) -> np.ndarray:
+    """The pure best reply of `side` ('player' or 'banker') to the other side's strategy (given unseen `caps`)."""
     if side == "player":
-        v = player_values(g, other)[:, : g.n_splits]
+        v = player_values(g, other, caps)[:, : g.n_splits]
         return pure(np.argmax(v - 1e-9 * np.arange(g.n_splits), axis=1))
-    v = banker_values(g, other)[:, : g.n_splits]
+    v = banker_values(g, other, caps)[:, : g.n_splits]
     return pure(np.argmin(v + 1e-9 * np.arange(g.n_splits), axis=1))
 
 
@@ -383,6 +382,7 @@ def _restricted(g: Game, sp, sb, total):
         a_eq[cp.index(h), i] = 1.0
     b_eq = np.ones(len(cp))
     bounds = [(0, 1)] * n_x + [(None, None)] * n_v
+    from scipy.optimize import linprog  # ~1 s to import: only a solve needs it, not a cached solution
     res = linprog(c, A_ub=a_ub if len(brow) else None, b_ub=b_ub if len(brow) else None,
                   A_eq=a_eq if len(cp) else None, b_eq=b_eq if len(cp) else None, bounds=bounds, method="highs")
     if res.status != 0:
@@ -402,17 +402,21 @@ def _restricted(g: Game, sp, sb, total):
     return x, y, float(value)
 
 
-def strategy(g: Game, side: str, way: str, other: np.ndarray | None = None) -> np.ndarray:
+def strategy(g: Game, side: str, way: str, other: np.ndarray | None = None,
+             caps: np.ndarray | None = None) -> np.ndarray:
     """A side's strategy for `--player-way` / `--banker-way`: house, best (needs `other`) or equilibrium."""
     if way == "house":
         return house_way(g)
     if way == "equilibrium":
+        if caps is not None:
+            raise TjsimError("the two-sided solution is computed for a full set only (drop --shown, or use "
+                             "house / best / a named way)")
         sol = equilibrium(g)
         return sol.player if side == "player" else sol.banker
     if way == "best":
         if other is None:
             raise TjsimError("only one side can play 'best' (the best reply to the other side's way)")
-        return best_reply(g, other, side)
+        return best_reply(g, other, side, caps)
     if way in NAMED_WAYS:
         return named_way(g, way)
     raise TjsimError(f"unknown way '{way}' (allowed: {', '.join(SIDE_WAYS + tuple(NAMED_WAYS))})")
