@@ -42,6 +42,27 @@ def _binom(n, k):
     return r
 
 
+@njit(cache=True, inline="always")
+def hand_weight(caps, counts, h):
+    """Tile-level hands behind distinct hand h when `caps` copies of each class are unseen."""
+    weight = 1
+    for c in range(caps.shape[0]):
+        weight *= _binom(caps[c], counts[h, c])
+    return weight
+
+
+@njit(cache=True, inline="always")
+def pair_count(weight, caps, counts, h, cls, num, v):
+    """Tile-level (h, v) deals: hero hand h's `weight` times the villain hands v from the tiles left."""
+    cnt = weight
+    for t in range(cls.shape[1]):
+        c = cls[v, t]
+        if c < 0:
+            break
+        cnt *= _binom(caps[c] - counts[h, c], num[v, t])
+    return cnt
+
+
 @njit(cache=True, parallel=True)
 def cross(hero_front, hero_back, hero_counts, n_splits, vill_front, vill_back, vill_cls, vill_num,
           vill_strategy, caps, hero_is_player, ties_banker, half_win):
@@ -52,23 +73,15 @@ def cross(hero_front, hero_back, hero_counts, n_splits, vill_front, vill_back, v
     """
     dh = hero_front.shape[0]
     dv = vill_front.shape[0]
-    n_cls = caps.shape[0]
     wins = np.zeros((dh, 3))
     losses = np.zeros((dh, 3))
     total = np.zeros(dh)
     for h in prange(dh):
-        weight = 1
-        for c in range(n_cls):
-            weight *= _binom(caps[c], hero_counts[h, c])
+        weight = hand_weight(caps, hero_counts, h)
         if weight == 0:
             continue
         for v in range(dv):
-            cnt = weight
-            for t in range(vill_cls.shape[1]):
-                c = vill_cls[v, t]
-                if c < 0:
-                    break
-                cnt *= _binom(caps[c] - hero_counts[h, c], vill_num[v, t])
+            cnt = pair_count(weight, caps, hero_counts, h, vill_cls, vill_num, v)
             if cnt == 0:
                 continue
             total[h] += cnt
@@ -159,21 +172,13 @@ def simulate(n_shuffles, seed, stream, tiles_per_hand, players, rounds, tile_cla
 def pair_matrix(p_rows, p_splits, b_rows, b_splits, front, back, counts, cls, num, caps, ties_banker, half_win,
                 win_pay):
     """A[i, j]: summed player result of player (hand p_rows[i], split p_splits[i]) vs banker (b_rows[j], b_splits[j])."""
-    n_cls = caps.shape[0]
     a = np.zeros((p_rows.shape[0], b_rows.shape[0]))
     for i in range(p_rows.shape[0]):
         h = p_rows[i]
-        weight = 1
-        for c in range(n_cls):
-            weight *= _binom(caps[c], counts[h, c])
+        weight = hand_weight(caps, counts, h)
         for j in range(b_rows.shape[0]):
             v = b_rows[j]
-            cnt = weight
-            for t in range(cls.shape[1]):
-                c = cls[v, t]
-                if c < 0:
-                    break
-                cnt *= _binom(caps[c] - counts[h, c], num[v, t])
+            cnt = pair_count(weight, caps, counts, h, cls, num, v)
             if cnt == 0:
                 continue
             r = outcome(front[h, p_splits[i]], back[h, p_splits[i]], front[v, b_splits[j]], back[v, b_splits[j]],
