@@ -11,7 +11,8 @@ from ..game.tiles import parse_hand
 from ..paigow import analysis
 from ..paigow.profiles import Profile, load_profile, with_settings
 from ..paigow.ways import NAMED_WAYS, SIDE_WAYS
-from .options import emit, emit_json, format_options, render_table, to_csv
+from ..output.tables import render_table, to_csv
+from .options import emit, emit_json, format_options
 
 WAY_CHOICES = SIDE_WAYS + tuple(NAMED_WAYS)
 
@@ -154,7 +155,11 @@ def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: 
                  f"{e['mixed_hands']} hands mixed, {e['iterations']} double-oracle rounds\n")
     if shuffles:
         mc = res["monte_carlo"]
-        text += f"Monte Carlo: {mc['shuffles']} shuffles × {mc['rounds_per_shuffle']} rounds × {mc['players']} players, seed {seed}; 95% CIs clustered by shuffle\n"
+        text += (f"Monte Carlo: {mc['shuffles']} shuffles × {mc['rounds_per_shuffle']} rounds × {mc['players']} "
+                 f"players, seed {seed}; 95% CIs clustered by shuffle\n")
+        text += render_table(mc["banker_net_distribution"], None,
+                             "the banker against the whole table in one round (players beaten − players lost to; "
+                             "Monte Carlo, round 1 of each shuffle, Wilson 95% CIs)")
     emit(text, out)
 
 

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._numba_cache import source_hash
 from ..errors import TjsimError
 from ..game.tiles import TILE_KIND, bits_of, format_hand, popcount, tile_list
-from ..kernels.rng import STREAM_DEAL
-from ..stats import Z95, mean_ci
+from ..kernels.layout import STREAM_DEAL
+from ..stats import Z95, mean_ci, wilson
 from . import kernels, ways
 from .hands import class_label, describe_key, pack_classes, split_pairs
 from .profiles import Profile
@@ -82,8 +81,8 @@ def edge(p: Profile, player_way: str = "house", banker_way: str = "house", shown
     x, y = resolve(g, player_way, banker_way, caps)
     s = summary(g, x, y, caps)
     out = {"profile": p.name, "player_way": player_way, "banker_way": banker_way, **s, "exact": True,
-           "banker_edge": -s["player_edge"], "players": p.players,
-           "banker_edge_vs_table": -s["player_edge"] * p.players}
+           "banker_edge": 0.0 - s["player_edge"], "players": p.players,
+           "banker_edge_vs_table": 0.0 - s["player_edge"] * p.players}
     if shown:
         out["shown"] = tile_list(shown)
     decided = s["win"] + s["lose"]
@@ -243,8 +242,13 @@ def _same_as(g: Game, h: int, s: int, order: list[int]) -> int:
 # --- The two-sided solution, kept on disk (it takes ~10 s to find) ---
 
 def _cache_file(p: Profile) -> Path:
+    """Where the solution of p's settings is kept, keyed by them and by the sources that compute it."""
     settings = {k: v for k, v in p.describe().items() if k != "name"}
-    key = hashlib.sha1((json.dumps(settings, sort_keys=True) + source_hash()).encode()).hexdigest()[:16]
+    h = hashlib.sha1(json.dumps(settings, sort_keys=True).encode())
+    here = Path(__file__).resolve().parent
+    for src in sorted(here.glob("*.py")) + [here.parent / "game" / "tiles.py"]:
+        h.update(src.read_bytes())
+    key = h.hexdigest()[:16]
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tjsim" / "paigow"
     return base / f"equilibrium-{key}.npz"
 
@@ -296,6 +300,13 @@ def monte_carlo(p: Profile, player_way: str = "house", banker_way: str = "house"
         est[name] = {"mean": mean, "se": se, "ci_low": lo, "ci_high": hi}
     banker_net = -pay.sum(axis=(1, 2)) / res.shape[1]  # the banker's result per round, per shuffle
     mean, se, lo, hi = mean_ci(float(banker_net.sum()), float((banker_net ** 2).sum()), shuffles)
+    # round 1 of each shuffle is one independent table: the joint result of the banker against it
+    net = -res[:, 0, :].sum(axis=1).astype(np.int64)  # players beaten − players lost to (stakes of 1)
+    dist = []
+    for k in range(-p.players, p.players + 1):
+        hits = int((net == k).sum())
+        lo, hi = wilson(hits, shuffles)
+        dist.append({"banker_net": k, "probability": hits / shuffles, "ci_low": lo, "ci_high": hi})
     rounds = []
     for r in range(res.shape[1]):
         v = pay[:, r, :].mean(axis=1)
@@ -305,4 +316,5 @@ def monte_carlo(p: Profile, player_way: str = "house", banker_way: str = "house"
             "rounds_per_shuffle": p.rounds_per_shuffle, "players": p.players, "seed": seed,
             "estimates": est, "rounds": rounds,
             "banker_vs_table_per_round": {"mean": mean, "se": se, "ci_low": lo, "ci_high": hi},
+            "banker_net_distribution": dist,
             "z95": Z95}

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..kernels.rng import randbelow, random_double, seed_stream
+from ..kernels.rng import random_double, seed_stream
+from ..kernels.shuffles import shuffle_uniform
 
 
 @njit(cache=True, inline="always")
@@ -141,7 +142,6 @@ def simulate(n_shuffles, seed, stream, tiles_per_hand, players, rounds, tile_cla
     thread count. A side's split is drawn from its cumulative strategy (a pure way has one 1.0).
     """
     out = np.zeros((n_shuffles, rounds, players), dtype=np.int8)
-    need = rounds * (players + 1) * tiles_per_hand
     chunk = 1024
     n_chunks = (n_shuffles + chunk - 1) // chunk
     for ch in prange(n_chunks):
@@ -151,11 +151,7 @@ def simulate(n_shuffles, seed, stream, tiles_per_hand, players, rounds, tile_cla
             seed_stream(state, seed, stream, s)
             for i in range(32):
                 perm[i] = i
-            for i in range(need):  # partial Fisher–Yates: the first `need` tiles of a uniform shuffle
-                j = i + randbelow(state, 32 - i)
-                t = perm[i]
-                perm[i] = perm[j]
-                perm[j] = t
+            shuffle_uniform(state, perm)
             for r in range(rounds):
                 base = r * (players + 1) * tiles_per_hand
                 b = _hand_index(perm, base, tiles_per_hand, tile_class, lookup)
