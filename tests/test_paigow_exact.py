@@ -220,3 +220,29 @@ def test_yabao_second_round_best_reply_given_shown_tiles():
     best = analysis.edge(p, "best", "house", shown=shown)
     assert abs(same["player_edge"]) < 1e-15 and best["player_edge"] > 0.01
     assert best["win"] + best["push"] + best["lose"] == pytest.approx(1.0)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sets(st.integers(0, 31), max_size=20))
+def test_kong_any_shown_tiles_edge_zero_and_odds_sum_to_one(shown_bits):
+    shown = sum(1 << b for b in shown_bits)
+    p = profile("kong")
+    assert abs(analysis.edge(p, shown=shown)["player_edge"]) < 1e-14
+    rows = analysis.kong_odds(p, shown)
+    assert sum(r["dealt"] for r in rows) == pytest.approx(1.0)
+    assert all(r["win"] + r["push"] + r["lose"] == pytest.approx(1.0) for r in rows)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sets(st.integers(0, 31), min_size=4, max_size=4), st.sampled_from(["vegas"]))  # yabao: its solve is slow
+def test_split_values_best_and_costs(bits, name):
+    rows = analysis.split_rows(profile(name), sum(1 << b for b in bits))
+    best = max(r["value"] for r in rows)
+    assert sum(r["best"] for r in rows) == 1 and sum(r["house"] for r in rows) == 1
+    for r in rows:
+        assert r["cost"] == pytest.approx(best - r["value"]) and r["cost"] >= 0
+        assert r["win"] + r["push"] + r["lose"] == pytest.approx(1.0)
+        assert r["value"] >= -1 and r["value"] <= 1

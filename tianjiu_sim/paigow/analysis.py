@@ -161,11 +161,17 @@ def _pair_text(g: Game, h: int, s: int) -> tuple[str, str, str, str]:
             describe_key(ka), describe_key(kb))
 
 
+def _split_key(g: Game, h: int, s: int) -> frozenset:
+    """What tells splits apart: the kinds in each pair (copies of a kind give the same split)."""
+    a, b = split_pairs(g.hands, h, s)
+    return frozenset((tuple(sorted(TILE_KIND[t] for t in a)), tuple(sorted(TILE_KIND[t] for t in b))))
+
+
 def _distinct_splits(g: Game, h: int) -> list[int]:
+    """The splits of hand h that differ (one index per distinct split)."""
     seen, out = set(), []
     for s in range(3):
-        a, b = split_pairs(g.hands, h, s)
-        key = frozenset((tuple(sorted(TILE_KIND[t] for t in a)), tuple(sorted(TILE_KIND[t] for t in b))))
+        key = _split_key(g, h, s)
         if key not in seen:
             seen.add(key)
             out.append(s)
@@ -181,11 +187,11 @@ def split_rows(p: Profile, mask: int, banker_way: str = "house") -> list[dict]:
     if banker_way == "best":
         raise TjsimError("--banker-way best needs a player way; split shows the player's choice "
                          "(use house, equilibrium or a named way)")
+    sol = solved(g)  # before the banker's way: 'equilibrium' then comes from the disk cache
     y = ways.strategy(g, "banker", banker_way)
     w, l, n = g.values(y, True, rows=[h])
-    sol = solved(g)
     we, le, _ = g.values(sol.banker, True, rows=[h])
-    house = int(np.argmax(ways.house_way(g)[h]))
+    house_key = _split_key(g, h, int(np.argmax(ways.house_way(g)[h])))
     vals = (w[0] * g.payoff_win - l[0]) / n[0]
     veq = (we[0] * g.payoff_win - le[0]) / n[0]
     splits = _distinct_splits(g, h)
@@ -196,8 +202,9 @@ def split_rows(p: Profile, mask: int, banker_way: str = "house") -> list[dict]:
         rows.append({"front": front, "back": back, "front_class": fk, "back_class": bk,
                      "win": w[0, s] / n[0], "push": 1 - (w[0, s] + l[0, s]) / n[0], "lose": l[0, s] / n[0],
                      "value": float(vals[s]), "cost": float(vals[best] - vals[s]), "best": s == best,
-                     "house": s == house, "value_vs_equilibrium": float(veq[s]),
-                     "equilibrium_prob": float(sol.player[h, s])})
+                     "house": _split_key(g, h, s) == house_key, "value_vs_equilibrium": float(veq[s]),
+                     "equilibrium_prob": float(sum(sol.player[h, t] for t in range(3)
+                                                   if _split_key(g, h, t) == _split_key(g, h, s)))})
     return rows
 
 
@@ -208,6 +215,8 @@ def best_split_table(p: Profile, banker_way: str = "house") -> list[dict]:
         raise TjsimError(f"table is for four-tile profiles (yabao, vegas); profile '{p.name}' deals 2 tiles")
     if banker_way == "best":
         raise TjsimError("--banker-way best needs a player way; table lists the player's best splits")
+    if banker_way == "equilibrium":
+        solved(g)
     y = ways.strategy(g, "banker", banker_way)
     w, l, n = g.values(y, True)
     vals = (w * g.payoff_win - l) / n[:, None]
@@ -225,18 +234,11 @@ def best_split_table(p: Profile, banker_way: str = "house") -> list[dict]:
             row[f"split_{i}"] = f"{front} | {back}"
             row[f"value_{i}"] = float(vals[h, s])
             row[f"cost_{i}"] = float(vals[h, best] - vals[h, s])
-        row["house_split"] = order.index(house[h]) + 1 if house[h] in order else _same_as(g, h, house[h], order)
+        hk = _split_key(g, h, int(house[h]))
+        row["house_split"] = next(i for i, t in enumerate(order, 1) if _split_key(g, h, t) == hk)
         row["house_cost"] = float(vals[h, best] - vals[h, house[h]])
         rows.append(row)
     return rows
-
-
-def _same_as(g: Game, h: int, s: int, order: list[int]) -> int:
-    """The position in `order` of the split equal to split s (copies of a kind give equal splits)."""
-    for i, t in enumerate(order, 1):
-        if g.front[h, t] == g.front[h, s] and g.back[h, t] == g.back[h, s]:
-            return i
-    return 0
 
 
 # --- The two-sided solution, kept on disk (it takes ~10 s to find) ---

@@ -183,30 +183,33 @@ def pack_classes(classes) -> int:
 @lru_cache(maxsize=32)
 def distinct_hands(table: RankTable, n_tiles: int) -> DistinctHands:
     """Every distinct hand of `n_tiles` tiles under the table's classes."""
-    caps = table.caps
+    caps = [int(c) for c in table.caps]
+    n_cls = table.n_classes
     rows = []
-    for combo in combinations_with_replacement(range(table.n_classes), n_tiles):
-        cnt = np.bincount(combo, minlength=table.n_classes)
-        if np.any(cnt > caps):
-            continue
-        rows.append((combo, cnt))
+    for combo in combinations_with_replacement(range(n_cls), n_tiles):
+        cnt: dict[int, int] = {}
+        for c in combo:
+            cnt[c] = cnt.get(c, 0) + 1
+        if all(k <= caps[c] for c, k in cnt.items()):
+            rows.append((combo, cnt))
     d = len(rows)
     masks = np.zeros(d, dtype=np.int64)
     tiles = np.zeros((d, n_tiles), dtype=np.int8)
     weight = np.zeros(d, dtype=np.int64)
-    counts = np.zeros((d, table.n_classes), dtype=np.int8)
+    counts = np.zeros((d, n_cls), dtype=np.int8)
     cls = np.full((d, n_tiles), -1, dtype=np.int8)
     num = np.zeros((d, n_tiles), dtype=np.int8)
     lookup = np.full(1 << (5 * n_tiles), -1, dtype=np.int32)
     for h, (combo, cnt) in enumerate(rows):
-        bits = []
-        for c in sorted(set(combo)):
-            bits += list(table.class_bits[c][: cnt[c]])
+        present = sorted(cnt)
+        bits = [b for c in present for b in table.class_bits[c][: cnt[c]]]
         tiles[h] = bits
         masks[h] = sum(1 << b for b in bits)
-        weight[h] = int(np.prod([comb(int(caps[c]), int(cnt[c])) for c in set(combo)]))
-        counts[h] = cnt
-        present = sorted(set(combo))
+        w = 1
+        for c in present:
+            w *= comb(caps[c], cnt[c])
+            counts[h, c] = cnt[c]
+        weight[h] = w
         cls[h, : len(present)] = present
         num[h, : len(present)] = [cnt[c] for c in present]
         lookup[pack_classes(combo)] = h
