@@ -154,6 +154,7 @@ def test_best_reply_and_solution_are_consistent():
     assert best["player_edge"] >= house["player_edge"] >= punish["player_edge"]
     sol = eq["equilibrium"]
     assert sol["gap"] < 1e-9  # neither side can gain by deviating: an exact solution
+    assert all(w["loss_as_player"] >= -1e-12 and w["loss_as_banker"] >= -1e-12 for w in sol["ways"])
     assert eq["player_edge"] == pytest.approx(sol["value"], abs=1e-12)
     vs_eq_banker = analysis.edge(p, "best", "equilibrium")["player_edge"]
     assert vs_eq_banker == pytest.approx(sol["value"], abs=1e-9)  # no gain against the solution

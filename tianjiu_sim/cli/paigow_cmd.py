@@ -153,6 +153,7 @@ def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: 
         e = res["equilibrium"]
         text += (f"two-sided solution: value {e['value']:.6f} per deal, best-reply gap {e['gap']:.2e}, "
                  f"{e['mixed_hands']} hands mixed, {e['iterations']} double-oracle rounds\n")
+        text += render_table(e["ways"], None, "each named way against the solution (its loss: how far it is from it)")
     if shuffles:
         mc = res["monte_carlo"]
         text += (f"Monte Carlo: {mc['shuffles']} shuffles × {mc['rounds_per_shuffle']} rounds × {mc['players']} "

@@ -92,11 +92,23 @@ def edge(p: Profile, player_way: str = "house", banker_way: str = "house", shown
     if "equilibrium" in (player_way, banker_way):
         sol = solved(g)
         out["equilibrium"] = {"value": sol.value, "gap": sol.gap, "iterations": sol.iterations,
-                              "mixed_hands": sol.mixed_hands}
+                              "mixed_hands": sol.mixed_hands, "ways": ways_vs_solution(g, sol)}
     if not shown:
         # every round of a shuffle has the same unconditional edge: its hands are exchangeable with round 1's
         out["rounds"] = [{"round": r + 1, "player_edge": s["player_edge"], "exact": True}
                          for r in range(p.rounds_per_shuffle)]
+    return out
+
+
+def ways_vs_solution(g: Game, sol: ways.Solution) -> list[dict]:
+    """How far each named way is from the solution: what it loses as the player and as the banker."""
+    out = []
+    for name in ways.NAMED_WAYS:
+        w = ways.named_way(g, name)
+        as_player = summary(g, w, sol.banker)["player_edge"]
+        as_banker = summary(g, sol.player, w)["player_edge"]
+        out.append({"way": name, "player_edge_as_player": as_player, "loss_as_player": sol.value - as_player,
+                    "player_edge_as_banker": as_banker, "loss_as_banker": as_banker - sol.value})
     return out
 
 
