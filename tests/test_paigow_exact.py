@@ -247,3 +247,17 @@ def test_split_values_best_and_costs(bits, name):
         assert r["cost"] == pytest.approx(best - r["value"]) and r["cost"] >= 0
         assert r["win"] + r["push"] + r["lose"] == pytest.approx(1.0)
         assert r["value"] >= -1 and r["value"] <= 1
+
+
+def test_redeal_pushes_and_house_way_settings():
+    assert "until_decided" in analysis.edge(profile("yabao")) and "until_decided" not in analysis.edge(
+        profile("yabao", redeal_pushes=False))
+    # each named way does what its name says, on every hand; house_way picks which one the house plays
+    g = ways.game(profile("yabao"))
+    f = np.argmax(ways.named_way(g, "front"), axis=1)
+    b = np.argmax(ways.named_way(g, "back"), axis=1)
+    rows = np.arange(len(g.hands))
+    assert (g.front[rows, f] == g.front.max(axis=1)).all() and (g.back[rows, b] == g.back.max(axis=1)).all()
+    assert (f != b).any()
+    h = ways.game(profile("yabao", house_way="back"))
+    assert (np.argmax(ways.house_way(h), axis=1) == b).all() and (np.argmax(ways.house_way(g), axis=1) == f).all()
