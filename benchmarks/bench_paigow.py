@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tianjiu_sim.game.tiles import parse_hand  # noqa: E402
-from tianjiu_sim.paigow import analysis, hands, ways  # noqa: E402
-from tianjiu_sim.paigow.profiles import profile  # noqa: E402
+from tianjiu_sim.game.tiles import parse_hand
+from tianjiu_sim.paigow import analysis, hands, ways
+from tianjiu_sim.paigow.profiles import profile
 
 
 def drop_caches() -> None:
@@ -103,7 +103,7 @@ def main() -> None:
     g = ways.game(profile("vegas"))
     ts = []
     for _ in range(max(1, r // 2)):
-        g._cache.pop(("equilibrium",), None)
+        g.cache.pop(("equilibrium",), None)
         t = time.perf_counter()
         ways.equilibrium(g)
         ts.append(time.perf_counter() - t)
@@ -121,7 +121,7 @@ def main() -> None:
     load = os.getloadavg()
     print(f"Machine: {cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}; "
           f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'all')}; "
-          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; load average at the end "
+          f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; load average at the end "
           f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; median of {r} runs\n")
     print("| what | target | wall time |\n|---|---|---|")
     for what, target, t in rows:

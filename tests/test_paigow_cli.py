@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import assert_user_error, run_cli
 
 

@@ -72,7 +72,7 @@ def test_kong_odds_given_shown_tiles():
 def test_kong_edge_exactly_zero_with_ties_pushing():
     """The two hands are exchangeable: with ties pushing and no commission the banker's edge is 0."""
     g = ways.game(profile("kong"))
-    w, l, n = g.values(ways.house_way(g), True)
+    w, l, _ = g.values(ways.house_way(g), True)
     assert w[:, 0].sum() == l[:, 0].sum()  # integer counts: exactly equal
     assert analysis.edge(profile("kong"))["player_edge"] == 0.0
 
@@ -223,7 +223,8 @@ def test_yabao_second_round_best_reply_given_shown_tiles():
     assert best["win"] + best["push"] + best["lose"] == pytest.approx(1.0)
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=15, deadline=None)

@@ -9,7 +9,13 @@ from tianjiu_sim.errors import TjsimError
 from tianjiu_sim.game.tiles import FULL_MASK, bits_of, parse_hand
 from tianjiu_sim.paigow.hands import distinct_hands, rank_table
 from tianjiu_sim.paigow.kernels import outcome
-from tianjiu_sim.paigow.profiles import PROFILES, SETTING_KEYS, load_profile, profile, with_settings
+from tianjiu_sim.paigow.profiles import (
+    PROFILES,
+    SETTING_KEYS,
+    load_profile,
+    profile,
+    with_settings,
+)
 
 
 def strength(p, text: str) -> int:

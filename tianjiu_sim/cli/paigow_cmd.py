@@ -7,11 +7,11 @@ import tomllib
 import click
 
 from ..errors import TjsimError
-from ..game.tiles import parse_hand
+from ..game.tiles import parse_hand, popcount
+from ..output.tables import render_table, to_csv
 from ..paigow import analysis
 from ..paigow.profiles import Profile, load_profile, with_settings
 from ..paigow.ways import NAMED_WAYS, SIDE_WAYS
-from ..output.tables import render_table, to_csv
 from .options import emit, emit_json, format_options
 
 WAY_CHOICES = SIDE_WAYS + tuple(NAMED_WAYS)
@@ -99,7 +99,7 @@ def odds(profile_spec: str, sets: tuple[str, ...], shown: str, classes: bool, fm
     else:
         columns = ["hand", "class", "dealt", "win", "push", "lose", "player_edge"]
     title = f"profile {p.name}: one player's hand against the banker's, exact" + (
-        f" (given {bin(mask).count('1')} tiles shown)" if mask else "")
+        f" (given {popcount(mask)} tiles shown)" if mask else "")
     _emit_rows(rows, fmt, out, columns, title, {"profile": p.name, "exact": True})
 
 

@@ -270,8 +270,8 @@ def _cache_file(p: Profile) -> Path:
 def solved(g: Game) -> ways.Solution:
     """The two-sided solution of a game, from the disk cache when this profile was solved before."""
     key = ("equilibrium",)
-    if key in g._cache:
-        return g._cache[key]
+    if key in g.cache:
+        return g.cache[key]
     path = _cache_file(g.profile)
     try:
         z = np.load(path)
@@ -287,7 +287,7 @@ def solved(g: Game) -> ways.Solution:
             tmp.replace(path)
         except OSError:
             pass  # an unwritable cache only costs time
-    g._cache[key] = sol
+    g.cache[key] = sol
     return sol
 
 

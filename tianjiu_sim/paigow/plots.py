@@ -7,12 +7,12 @@ import matplotlib
 import pandas as pd
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from ..game.tiles import bits_of, parse_hand  # noqa: E402
-from . import analysis  # noqa: E402
-from .hands import class_label, rank_table  # noqa: E402
-from .profiles import Profile, profile, with_settings  # noqa: E402
+from ..game.tiles import bits_of, parse_hand
+from . import analysis
+from .hands import class_label, rank_table
+from .profiles import Profile, profile, with_settings
 
 # One change at a time from `vegas`, each a setting of RULES.md §7.
 VEGAS_TOGGLES = [

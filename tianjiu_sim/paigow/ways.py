@@ -20,8 +20,24 @@ import numpy as np
 from ..errors import TjsimError
 from ..game.tiles import KIND_BY_PIPS, KINDS, TILE_KIND
 from . import kernels
-from .hands import (EARTH, GEE_JOON, GONG, HEAVEN, PAIR, POINTS, SUPREME, WONG, DistinctHands, RankTable,
-                    distinct_hands, pips_total, rank_table, single_rank, split_pairs, split_ranks)
+from .hands import (
+    EARTH,
+    GEE_JOON,
+    GONG,
+    HEAVEN,
+    PAIR,
+    POINTS,
+    SUPREME,
+    WONG,
+    DistinctHands,
+    RankTable,
+    distinct_hands,
+    pips_total,
+    rank_table,
+    single_rank,
+    split_pairs,
+    split_ranks,
+)
 from .profiles import Profile
 
 SIDE_WAYS = ("house", "best", "equilibrium")
@@ -36,7 +52,7 @@ class Game:
     hands: DistinctHands
     front: np.ndarray
     back: np.ndarray
-    _cache: dict = field(default_factory=dict)
+    cache: dict = field(default_factory=dict)
 
     @property
     def n_splits(self) -> int:
@@ -246,9 +262,9 @@ def named_way(g: Game, name: str) -> np.ndarray:
     if name not in NAMED_WAYS:
         raise TjsimError(f"unknown way '{name}' (allowed: {', '.join(NAMED_WAYS)})")
     key = ("way", name)
-    if key not in g._cache:
-        g._cache[key] = NAMED_WAYS[name](g) if g.n_splits == 3 else pure(np.zeros(len(g.hands), np.int64))
-    return g._cache[key]
+    if key not in g.cache:
+        g.cache[key] = NAMED_WAYS[name](g) if g.n_splits == 3 else pure(np.zeros(len(g.hands), np.int64))
+    return g.cache[key]
 
 
 def house_way(g: Game) -> np.ndarray:
@@ -303,8 +319,8 @@ def _pair_payoffs(g: Game, prows, pcols, brows, bcols) -> np.ndarray:
 def equilibrium(g: Game, max_iter: int = 40) -> Solution:
     """Both sides choose: the solution by the double-oracle method with an exact LP of each restricted game."""
     key = ("equilibrium",)
-    if key in g._cache:
-        return g._cache[key]
+    if key in g.cache:
+        return g.cache[key]
     d, ns = len(g.hands), g.n_splits
     total = float(g.hands.weight.sum()) * _deals_per_hand(g)
     # Start from a profile of pure replies (the banker's best reply to the player's best reply to the
@@ -336,7 +352,7 @@ def equilibrium(g: Game, max_iter: int = 40) -> Solution:
             break
     mixed = int(np.sum((x > 1e-9).sum(axis=1) > 1) + np.sum((y > 1e-9).sum(axis=1) > 1))
     sol = Solution(x, y, value, float(gap), it, mixed)
-    g._cache[key] = sol
+    g.cache[key] = sol
     return sol
 
 
@@ -385,7 +401,9 @@ def _restricted(g: Game, sp, sb, total):
         a_eq[cp.index(h), i] = 1.0
     b_eq = np.ones(len(cp))
     bounds = [(0, 1)] * n_x + [(None, None)] * n_v
-    from scipy.optimize import linprog  # ~1 s to import: only a solve needs it, not a cached solution
+    from scipy.optimize import (
+        linprog,  # ~1 s to import: only a solve needs it, not a cached solution
+    )
     res = linprog(c, A_ub=a_ub if len(brow) else None, b_ub=b_ub if len(brow) else None,
                   A_eq=a_eq if len(cp) else None, b_eq=b_eq if len(cp) else None, bounds=bounds, method="highs")
     if res.status != 0:
