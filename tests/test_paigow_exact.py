@@ -262,3 +262,11 @@ def test_redeal_pushes_and_house_way_settings():
     assert (f != b).any()
     h = ways.game(profile("yabao", house_way="back"))
     assert (np.argmax(ways.house_way(h), axis=1) == b).all() and (np.argmax(ways.house_way(g), axis=1) == f).all()
+
+
+def test_foxwoods_never_splits_a_pair_into_two_lower_hands():
+    """6-6 6-6 2-1 3-1: rule C would make 6/8; keeping the pair gives 7/pair, higher on both sides."""
+    g = ways.game(profile("vegas"))
+    h = analysis.hand_index(g, parse_hand("6-6 6-6 2-1 3-1"))
+    f, b, _, _ = analysis._pair_text(g, h, ways.foxwoods_split(g, h))
+    assert sorted(b.split()) == ["6-6", "6-6"]

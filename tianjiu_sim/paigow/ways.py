@@ -8,7 +8,8 @@ House Way from Foxwoods" (from a Foxwoods Training Center booklet, February 1997
 rules A–F, its wong / gong / high-nine rule with exceptions A–C and its "other hands" rule with
 exceptions A–B. Exceptions C–K of "other hands" list their tiles in pictures that the stored
 copy of the page does not hold, and its "unwritten rule" is cut off; they are not implemented
-(README, "Compare games").
+(README, "Compare games"). A pair rule never splits a pair into two lower hands (the Casino
+Canberra way's rule for the same example; our reading).
 """
 from __future__ import annotations
 
@@ -151,7 +152,12 @@ def foxwoods_split(g: Game, h: int) -> int:
         pair, rest = pairs[s] if is_pair[s][0] else pairs[s][::-1]
         others = [x for x in range(3) if x != s]
         if _split_the_pair(g, h, pair, rest, others, keys):
-            return _best(others, g, h, "front")
+            t = _best(others, g, h, "front")
+            # Never split a pair into two lower hands (e.g. 6-6 6-6 2-1 3-1: 6/8 is below 7/pair): the
+            # Casino Canberra way on the same site says so for this very hand; the Foxwoods text's
+            # "unwritten rule" is cut off in our copy, so this is our reading.
+            if not (g.front[h, t] < g.front[h, s] and g.back[h, t] < g.back[h, s]):
+                return t
         return s
     special = _wong_gong_nine(g, h, pairs)
     if special is not None:
