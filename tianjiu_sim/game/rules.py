@@ -136,7 +136,8 @@ def preset(name: str, players: int | None = None) -> RuleSet:
     return _resolve(name, name, raw, {})
 
 
-def _line_of(text: str, key: str) -> int:
+def line_of(text: str, key: str) -> int:
+    """The 1-based line of `text` on which `key = …` is set (1 when absent)."""
     for i, line in enumerate(text.splitlines(), 1):
         if re.match(rf"\s*{re.escape(key)}\s*=", line):
             return i
@@ -171,7 +172,7 @@ def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise TjsimError(f"{path}: malformed TOML: {e}") from None
-    where = {k: f"{path}:{_line_of(text, k)}" for k in data}
+    where = {k: f"{path}:{line_of(text, k)}" for k in data}
     base = data.pop("preset", None)
     if base not in PRESETS:
         loc = where.get("preset", f"{path}:1")
