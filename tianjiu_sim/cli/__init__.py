@@ -27,6 +27,7 @@ COMMANDS = {
     "value": "value_cmd:value",
     "experiment": "experiment_cmd:experiment",
     "report": "report_cmd:report",
+    "nine-cards": "nine_cards_cmd:nine_cards",
 }
 
 

@@ -54,6 +54,12 @@ def _run(seed, idx, pol, session, banker0, prm, sp, n_chunks, n_workers,
     recording = rec.shape[0] > 0
     next_chunk = np.zeros(1, dtype=np.int64)
     for _w in prange(n_workers):
+        # Worker-local copies of the shared inputs: every call passing an array touches its
+        # reference count atomically, and on an array shared by the threads that cache line
+        # bounced between the cores (two threads ran slower than one).
+        prm_l = prm.copy()
+        sp_l = sp.copy()
+        pol_l = np.zeros(n, dtype=np.int64)
         S = np.zeros(STATE_LEN, dtype=np.int64)
         obs = np.zeros(OBS_LEN, dtype=np.int64)
         st_deal = np.zeros(4, dtype=np.uint64)
@@ -68,11 +74,13 @@ def _run(seed, idx, pol, session, banker0, prm, sp, n_chunks, n_workers,
                 for j in range(session):
                     r = ses * session + j
                     d = idx[r]
+                    for s in range(n):
+                        pol_l[s] = pol[r % pol.shape[0], s]
                     seed_stream(st_deal, seed, STREAM_DEAL, d)
                     seed_stream(st_play, seed, STREAM_PLAY, d)
                     if recording:
                         # deal once without playing to keep the hands as dealt
-                        start_deal(S, prm, banker, st_deal, no_rec)
+                        start_deal(S, prm_l, banker, st_deal, no_rec)
                         for s in range(n):
                             lo = np.uint64(0)
                             hi = np.uint64(0)
@@ -85,10 +93,10 @@ def _run(seed, idx, pol, session, banker0, prm, sp, n_chunks, n_workers,
                             out_hands[r, s, 0] = lo
                             out_hands[r, s, 1] = hi
                         seed_stream(st_deal, seed, STREAM_DEAL, d)
-                        play_deal(S, prm, sp, pol[r % pol.shape[0]], banker, st_deal, st_play, obs, rec[r])
+                        play_deal(S, prm_l, sp_l, pol_l, banker, st_deal, st_play, obs, rec[r])
                         rec_n[r] = S[O_NREC]
                     else:
-                        play_deal(S, prm, sp, pol[r % pol.shape[0]], banker, st_deal, st_play, obs, no_rec)
+                        play_deal(S, prm_l, sp_l, pol_l, banker, st_deal, st_play, obs, no_rec)
                     for s in range(n):
                         out_pay[r, s] = S[O_PAY + s]
                         out_kz[r, s] = S[O_KZ + s]

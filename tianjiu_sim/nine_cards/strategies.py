@@ -19,7 +19,7 @@ from numba import njit
 from ..kernels.rng import next_u64, randbelow, seed_stream
 from .cards import COPIES, N_CARDS, N_RANKS
 from .engine import (
-    K, O_CONC, O_DEAD, O_DECK, O_MELD, O_N, O_PAY, O_POS, O_PUB, O_WAIT, O_WINNER, R_CP1, R_DISCARD_PAIRS,
+    K, O_CONC, O_DEAD, O_DECK, O_MELD, O_N, O_PAY, O_POS, O_PUB, O_WINNER, R_CP1, R_DISCARD_PAIRS,
     R_KZ_WAIT, STATE_LEN, advance, discard, update_wait,
 )
 
@@ -27,8 +27,8 @@ POLICIES = {"random": 0, "greedy": 1, "heuristic": 2, "lookahead": 3}
 P_RANDOM, P_GREEDY, P_HEURISTIC, P_LOOKAHEAD = 0, 1, 2, 3
 
 # --- strategy parameters (int64 array) ---
-SP_WORLDS, SP_ROLLOUT, SP_H_LIVE, SP_H_COLOUR, SP_H_TRIPLE = range(5)
-N_STRATEGY_PARAMS = 5
+SP_WORLDS, SP_ROLLOUT, SP_H_LIVE, SP_H_COLOUR, SP_H_TRIPLE, SP_MARGIN = range(6)
+N_STRATEGY_PARAMS = 6
 DEFAULT_WORLDS = 32
 # Random streams of the lookahead's worlds and play-outs (apart from the game's own streams).
 STREAM_WORLD, STREAM_ROLLOUT = 11, 12
@@ -45,7 +45,7 @@ OBS_LEN = OB_SPLIT + 1
 
 
 def strategy_params(worlds: int = DEFAULT_WORLDS, rollout: str = "heuristic", h_live: int = 3,
-                    h_colour: int = 1, h_triple: int = 4) -> np.ndarray:
+                    h_colour: int = 1, h_triple: int = 4, margin: float = 2.0) -> np.ndarray:
     """The strategies' int64 parameter array (lookahead worlds and play-out policy, heuristic weights)."""
     p = np.zeros(N_STRATEGY_PARAMS, dtype=np.int64)
     p[SP_WORLDS] = worlds
@@ -53,6 +53,7 @@ def strategy_params(worlds: int = DEFAULT_WORLDS, rollout: str = "heuristic", h_
     p[SP_H_LIVE] = h_live
     p[SP_H_COLOUR] = h_colour
     p[SP_H_TRIPLE] = h_triple
+    p[SP_MARGIN] = round(100 * margin)
     return p
 
 
@@ -205,6 +206,23 @@ def sample_world(S, seat, W, st, pool):
             pool[j] = c
             W[O_CONC + s * K + c] += 1
             j += 1
+    # Every kind that has been shown is held in even numbers by every seat: a seat holding an
+    # odd number when it was shown ate it or laid a single dead, and concealed counts never
+    # rise. A dealt hand breaking this swaps the odd card with a random stock card that keeps
+    # the parity (an approximation of the conditional deal, not rejection sampling).
+    for s in range(n):
+        if s == seat:
+            continue
+        for k in range(K):
+            if S[O_PUB + k] > 0 and (W[O_CONC + s * K + k] & 1) and u > j:
+                for _ in range(16):
+                    r = j + randbelow(st, u - j)
+                    c = pool[r]
+                    if c != k and (S[O_PUB + c] == 0 or (W[O_CONC + s * K + c] & 1)):
+                        pool[r] = k
+                        W[O_CONC + s * K + k] -= 1
+                        W[O_CONC + s * K + c] += 1
+                        break
     pos = S[O_POS]
     for i in range(pos):
         W[O_DECK + i] = -1
@@ -228,14 +246,16 @@ def playout(W, prm, sp, st, obs, rec):
 
 
 @njit(cache=True)
-def evaluate_discards(S, seat, prm, sp, st, out):
-    """out[k] = (plays, wins, Σ 頭, Σ 頭²) for each legal discard k of `seat`, over sp[SP_WORLDS] worlds.
+def evaluate_discards(S, seat, prm, sp, st, out, vals):
+    """vals[w, k] = seat's 頭 in world w after discarding k (NaN if illegal); out[k] = (plays, wins, Σ, Σ²).
 
-    Every discard is played out in the same worlds with the same random streams (common random
-    numbers), so their differences are estimated with less noise than their levels.
+    Every discard is played out in the same sp[SP_WORLDS] worlds with the same random streams
+    (common random numbers), so their differences are estimated with less noise than their levels.
     """
     out[:, :] = 0.0
+    vals[:, :] = np.nan
     obs = np.zeros(OBS_LEN, dtype=np.int64)
+    obs2 = np.zeros(OBS_LEN, dtype=np.int64)
     observe(S, prm, seat, obs)
     W = np.zeros(STATE_LEN, dtype=np.int64)
     W2 = np.zeros(STATE_LEN, dtype=np.int64)
@@ -252,8 +272,9 @@ def evaluate_discards(S, seat, prm, sp, st, out):
             W2[:] = W
             seed_stream(stw, base, STREAM_ROLLOUT, w)
             discard(W2, seat, k, rec)
-            playout(W2, prm, sp, stw, np.zeros(OBS_LEN, dtype=np.int64), rec)
+            playout(W2, prm, sp, stw, obs2, rec)
             v = float(W2[O_PAY + seat])
+            vals[w, k] = v
             out[k, 0] += 1.0
             out[k, 1] += 1.0 if W2[O_WINNER] == seat else 0.0
             out[k, 2] += v
@@ -261,15 +282,36 @@ def evaluate_discards(S, seat, prm, sp, st, out):
 
 
 @njit(cache=True)
-def choose_lookahead(S, seat, prm, sp, st):
-    """The discard with the highest simulated expected 頭 (ties: the higher P(win), then the lowest kind)."""
+def choose_lookahead(S, seat, prm, sp, st, obs):
+    """The simulated best discard, if it beats the play-out policy's own choice by a clear margin.
+
+    Each discard's expected 頭 is estimated over the worlds; the policy keeps the play-out
+    policy's discard unless another's paired mean advantage exceeds SP_MARGIN/100 standard
+    errors (noise in a few dozen play-outs would otherwise pick worse discards often).
+    """
+    nw = sp[SP_WORLDS]
     out = np.zeros((K, 4))
-    evaluate_discards(S, seat, prm, sp, st, out)
-    best = -1
+    vals = np.zeros((nw, K))
+    evaluate_discards(S, seat, prm, sp, st, out, vals)
+    observe(S, prm, seat, obs)
+    base = choose_simple(obs, sp[SP_ROLLOUT], prm, sp, st)
+    best = base
+    best_gain = 0.0
     for k in range(K):
-        if out[k, 0] > 0:
-            if best < 0 or out[k, 2] > out[best, 2] or (out[k, 2] == out[best, 2] and out[k, 1] > out[best, 1]):
-                best = k
+        if out[k, 0] == 0 or k == base:
+            continue
+        s1 = 0.0
+        s2 = 0.0
+        for w in range(nw):
+            d = vals[w, k] - vals[w, base]
+            s1 += d
+            s2 += d * d
+        mean = s1 / nw
+        var = (s2 - nw * mean * mean) / (nw - 1) if nw > 1 else 0.0
+        se = np.sqrt(max(var, 0.0) / nw)
+        if mean > best_gain and mean > sp[SP_MARGIN] / 100.0 * se:
+            best_gain = mean
+            best = k
     return best
 
 
@@ -277,6 +319,6 @@ def choose_lookahead(S, seat, prm, sp, st):
 def choose(S, seat, policy, prm, sp, st, obs):
     """The discard of seat `seat` under `policy` (the engine's state is read through observations only)."""
     if policy == P_LOOKAHEAD:
-        return choose_lookahead(S, seat, prm, sp, st)
+        return choose_lookahead(S, seat, prm, sp, st, obs)
     observe(S, prm, seat, obs)
     return choose_simple(obs, policy, prm, sp, st)
