@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -16,26 +17,31 @@ from tianjiu_sim.nine_cards.runner import run_deals
 from tianjiu_sim.nine_cards.strategies import OBS_LEN, POLICIES, choose, choose_simple, observe, strategy_params
 
 
-def rate(rules, policy: str, deals: int, threads: int, repeats: int) -> float:
-    """Median deals per second over `repeats` runs of one configuration."""
+def rate(rules, policy: str, deals: int, threads: int, repeats: int) -> tuple[float, float]:
+    """Median (deals per wall second, deals per CPU second of the process) over `repeats` runs.
+
+    On a shared machine the wall rate depends on the other jobs; the CPU rate (process CPU
+    time, all threads) is what the cores delivered to this run while it was scheduled.
+    """
     run_deals(rules, [policy], 1, 2000, threads=threads)  # compile / warm
-    rates = []
+    wall, cpu = [], []
     for r in range(repeats):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         run_deals(rules, [policy], 100 + r, deals, threads=threads)
-        rates.append(deals / (time.perf_counter() - t0))
-    return statistics.median(rates)
+        wall.append(deals / (time.perf_counter() - t0))
+        cpu.append(deals / (time.process_time() - c0))
+    return statistics.median(wall), statistics.median(cpu)
 
 
-def lookahead_decision_ms(rules, worlds: int, decisions: int) -> float:
-    """Median milliseconds per lookahead decision, over decisions met in greedy-played deals."""
+def lookahead_decision_ms(rules, worlds: int, decisions: int) -> tuple[float, float]:
+    """Median (wall, CPU) milliseconds per lookahead decision, over decisions met in greedy-played deals."""
     prm = pack_rules(rules)
     sp = strategy_params(worlds=worlds)
     S = np.zeros(STATE_LEN, dtype=np.int64)
     obs = np.zeros(OBS_LEN, dtype=np.int64)
     st, st_play = np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64)
     rec = np.zeros((0, 3), dtype=np.int64)
-    times = []
+    times, cpu = [], []
     d = 0
     la = POLICIES["lookahead"]
     while len(times) < decisions:
@@ -46,13 +52,14 @@ def lookahead_decision_ms(rules, worlds: int, decisions: int) -> float:
             s = advance(S, prm, st, rec)
             if s < 0:
                 break
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             choose(S, s, la, prm, sp, st_play, obs)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             observe(S, prm, s, obs)
             discard(S, s, choose_simple(obs, POLICIES["greedy"], prm, sp, st_play), rec)
         d += 1
-    return 1000 * statistics.median(times[10:]) if len(times) > 20 else 1000 * statistics.median(times)
+    return 1000 * statistics.median(times), 1000 * statistics.median(cpu)
 
 
 def main() -> None:
@@ -69,20 +76,26 @@ def main() -> None:
           f"{numba.config.NUMBA_NUM_THREADS} threads available, {args.deals} deals per run "
           f"(median of {args.repeats})")
     print()
-    print("| players | policy | " + " | ".join(f"{t} thread{'s' if t > 1 else ''} (deals/s)" for t in threads)
-          + (" | 2 / 1 threads" if len(threads) > 1 else "") + " |")
+    load = os.getloadavg()[0]
+    print(f"load average at start {load:.1f} on {os.cpu_count()} CPUs")
+    print()
+    print("| players | policy | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}: deals/s (per CPU-s)" for t in threads)
+          + (" | 2 / 1 threads (wall)" if len(threads) > 1 else "") + " |")
     print("|---|---|" + "---:|" * (len(threads) + (len(threads) > 1)))
     for n in (int(x) for x in args.players.split(",")):
         rules = preset(n)
         for pol in args.policies.split(","):
             rates = [rate(rules, pol, args.deals, t, args.repeats) for t in threads]
-            cells = [f"{r:,.0f}" for r in rates] + ([f"{rates[1] / rates[0]:.2f}x"] if len(threads) > 1 else [])
+            cells = [f"{w:,.0f} ({c:,.0f})" for w, c in rates]
+            cells += [f"{rates[1][0] / rates[0][0]:.2f}x"] if len(threads) > 1 else []
             print(f"| {n} | {pol} | " + " | ".join(cells) + " |", flush=True)
+    print(f"load average at end {os.getloadavg()[0]:.1f}")
     print()
-    print("| players | lookahead worlds | ms per decision (median, 1 thread) |")
+    print("| players | lookahead worlds | ms per decision, wall (CPU), median of 300 |")
     print("|---|---:|---:|")
     for w in (int(x) for x in args.worlds.split(",")):
-        print(f"| 4 | {w} | {lookahead_decision_ms(preset(4), w, 200):.3f} |", flush=True)
+        wall, cpu = lookahead_decision_ms(preset(4), w, 300)
+        print(f"| 4 | {w} | {wall:.3f} ({cpu:.3f}) |", flush=True)
 
 
 if __name__ == "__main__":

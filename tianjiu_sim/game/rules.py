@@ -161,8 +161,8 @@ def _check_type(key: str, value: Any) -> str | None:
     return None
 
 
-def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
-    """Load a TOML rules file: `preset = "hk"|"folk"` plus any settings to override."""
+def read_rules_toml(path: str | Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """A rules file's TOML table and, per key, its 'file:line'; unreadable or malformed → TjsimError."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -172,22 +172,38 @@ def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise TjsimError(f"{path}: malformed TOML: {e}") from None
-    where = {k: f"{path}:{line_of(text, k)}" for k in data}
+    return data, {k: f"{path}:{line_of(text, k)}" for k in data}
+
+
+def unknown_key_error(key: str, where: str, keys: tuple[str, ...]) -> TjsimError:
+    """The error for a key that is not a setting, with the nearest valid key as a hint."""
+    near = difflib.get_close_matches(key, keys, n=1)
+    hint = f" (did you mean '{near[0]}'?)" if near else f" (valid keys: {', '.join(keys)})"
+    return TjsimError(f"{where}: unknown key '{key}'{hint}")
+
+
+def override_settings(raw: dict[str, Any], data: dict[str, Any], where: dict[str, str], check_type) -> dict[str, Any]:
+    """raw updated with a rules file's settings; unknown keys and bad types (check_type → why) → TjsimError."""
+    for key, value in data.items():
+        if key not in raw:
+            raise unknown_key_error(key, where[key], tuple(raw))
+        why = check_type(key, value)
+        if why:
+            raise TjsimError(f"{where[key]}: key '{key}': {why}")
+        raw[key] = value
+    return raw
+
+
+def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
+    """Load a TOML rules file: `preset = "hk"|"folk"` plus any settings to override."""
+    path = Path(path)
+    data, where = read_rules_toml(path)
     base = data.pop("preset", None)
     if base not in PRESETS:
         loc = where.get("preset", f"{path}:1")
         raise TjsimError(f"{loc}: key 'preset': must be one of {', '.join(PRESET_NAMES)}, got {base!r}")
     name = data.pop("name", path.stem)
-    raw = dict(PRESETS[base])
-    for key, value in data.items():
-        if key not in raw:
-            near = difflib.get_close_matches(key, SETTING_KEYS, n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else f" (valid keys: {', '.join(SETTING_KEYS)})"
-            raise TjsimError(f"{where[key]}: unknown key '{key}'{hint}")
-        why = _check_type(key, value)
-        if why:
-            raise TjsimError(f"{where[key]}: key '{key}': {why}")
-        raw[key] = value
+    raw = override_settings(dict(PRESETS[base]), data, where, _check_type)
     if players is not None:
         raw["players"] = players
     return _resolve(str(name), base, raw, where)

@@ -73,26 +73,20 @@ MAX_EVENTS = 512
 N_RULE_PARAMS = 19
 
 
+# rule settings in the order of the R_* indices (colour_points fills R_CP1…R_CP4)
+_RULE_FIELDS = ("players", "eat_with_three", "turner_first", "discard_pairs", "stock_reserve", "deal_win_self_draw",
+                "colour_points", "four_colour_self_draw", "self_draw_bonus", "bonus_flips", "flip_bonus",
+                "tail_bonus", "kaizhao_bonus", "kaizhao_wait_bonus", "discard_payer_only", "stock_turner_pays")
+
+
 def pack_rules(rules: NineCardsRules) -> np.ndarray:
     """The rule set as the engine's int64 parameter array (layout: the R_* indices)."""
-    p = np.zeros(N_RULE_PARAMS, dtype=np.int64)
-    p[R_PLAYERS] = rules.players
-    p[R_EAT3] = rules.eat_with_three
-    p[R_TURNER_FIRST] = rules.turner_first
-    p[R_DISCARD_PAIRS] = rules.discard_pairs
-    p[R_RESERVE] = rules.stock_reserve
-    p[R_DEAL_SELF] = rules.deal_win_self_draw
-    p[R_CP1:R_CP4 + 1] = rules.colour_points
-    p[R_FOUR_SELF] = rules.four_colour_self_draw
-    p[R_SELF_BONUS] = rules.self_draw_bonus
-    p[R_FLIPS] = rules.bonus_flips
-    p[R_FLIP_BONUS] = rules.flip_bonus
-    p[R_TAIL] = rules.tail_bonus
-    p[R_KZ] = rules.kaizhao_bonus
-    p[R_KZ_WAIT] = rules.kaizhao_wait_bonus
-    p[R_DISC_ONLY] = rules.discard_payer_only
-    p[R_TURNER_PAYS] = rules.stock_turner_pays
-    return p
+    values: list[int] = []
+    for f in _RULE_FIELDS:
+        v = getattr(rules, f)
+        values.extend(int(x) for x in v) if isinstance(v, tuple) else values.append(int(v))
+    assert len(values) == N_RULE_PARAMS
+    return np.array(values, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -118,7 +112,7 @@ def draw(S, st):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_wait(S, s):
     """Set WAIT[s]: the single's kind if the seat's nine cards are four pairs and a single (聽), else -1."""
     pairs = 0
@@ -182,11 +176,11 @@ def score_win(S, prm, w, wtype, card, flips):
     self-draw scores prm[R_FOUR_SELF] in all and has no flips (callers draw none).
     """
     cmask = 0
-    pairk = np.zeros(K, dtype=np.bool_)
+    pairk = 0  # bit k: the winner has a pair of kind k
     for k in range(K):
         h = S[O_CONC + w * K + k] + S[O_DEAD + w * K + k] + (1 if k == card else 0)
         if h >= 2 or S[O_MELD + w * K + k] > 0:
-            pairk[k] = True
+            pairk |= 1 << k
             cmask |= 1 << (k // N_RANKS)
     ncol = 0
     for c in range(4):
@@ -203,7 +197,7 @@ def score_win(S, prm, w, wtype, card, flips):
     if wtype != W_DISCARD:
         nf = flips.shape[0]
         for i in range(nf):
-            if pairk[flips[i]]:
+            if (pairk >> flips[i]) & 1:
                 pts += prm[R_TAIL] if i == nf - 1 else prm[R_FLIP_BONUS]
     return tou + pts, ncol, pts, kzw
 

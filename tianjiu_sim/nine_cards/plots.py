@@ -15,10 +15,7 @@ def plot_distribution(values: Sequence[int], shares: Sequence[float], path: str,
     ax.bar([str(v) for v in values], shares, color="#4a78a8")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, ax, path, title)
 
 
 def plot_strategies(strategies: Sequence[dict], path: str, title: str) -> None:
@@ -32,6 +29,10 @@ def plot_strategies(strategies: Sequence[dict], path: str, title: str) -> None:
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names)
     ax.set_ylabel("tou per deal per seat (95% CI)")
+    _save(fig, ax, path, title)
+
+
+def _save(fig, ax, path: str, title: str) -> None:
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -2,19 +2,17 @@
 
 Every [choice] of §9, and every point §9 leaves open, is a field of `NineCardsRules`; a TOML
 file names `preset = "nine_cards"` and overrides fields, errors naming file:line like the
-Tien Gow rules files (game/rules.py).
+Tien Gow rules files (whose reader, game/rules.read_rules_toml, it uses).
 """
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import TjsimError
-from ..game.rules import line_of
+from ..game.rules import override_settings, read_rules_toml
 
 PRESET = "nine_cards"
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
@@ -113,29 +111,12 @@ def preset(players: int | None = None) -> NineCardsRules:
 def load_rules_file(path: str | Path, players: int | None = None) -> NineCardsRules:
     """A TOML file: `preset = "nine_cards"` plus settings to override."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise TjsimError(f"cannot read rules file {path}: {e.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise TjsimError(f"{path}: malformed TOML: {e}") from None
-    where = {k: f"{path}:{line_of(text, k)}" for k in data}
+    data, where = read_rules_toml(path)
     base = data.pop("preset", None)
     if base != PRESET:
         raise TjsimError(f"{where.get('preset', f'{path}:1')}: key 'preset': must be \"{PRESET}\", got {base!r}")
     name = str(data.pop("name", path.stem))
-    raw = dict(DEFAULTS)
-    for key, value in data.items():
-        if key not in raw:
-            near = difflib.get_close_matches(key, SETTING_KEYS, n=1)
-            hint = f" (did you mean '{near[0]}'?)" if near else f" (valid keys: {', '.join(SETTING_KEYS)})"
-            raise TjsimError(f"{where[key]}: unknown key '{key}'{hint}")
-        why = _check_type(key, value)
-        if why:
-            raise TjsimError(f"{where[key]}: key '{key}': {why}")
-        raw[key] = value
+    raw = override_settings(dict(DEFAULTS), data, where, _check_type)
     if players is not None:
         raw["players"] = players
     return _resolve(name, raw, where)

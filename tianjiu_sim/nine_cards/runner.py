@@ -133,17 +133,15 @@ class NineResults:
 
 
 def policy_ids(names: Sequence[str], players: int) -> np.ndarray:
-    """Policy names (one per seat, or one for all) as the kernel's id array; unknown names are errors."""
-    names = [n.strip() for n in names]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise TjsimError(f"got {len(names)} policies, the table has {players} players "
-                         f"(give one per seat, or one for all)")
-    for n in names:
-        if n not in POLICIES:
-            raise TjsimError(f"unknown strategy '{n}' (allowed: {', '.join(POLICIES)})")
-    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+    """Strategy names (one per seat, or one for all) as the kernel's ids; unknown names are errors."""
+    seats = [n.strip() for n in names]
+    seats = seats * players if len(seats) == 1 else seats
+    if len(seats) != players:
+        raise TjsimError(f"got {len(seats)} strategies for a table of {players} (one per seat, or one for all)")
+    bad = [n for n in seats if n not in POLICIES]
+    if bad:
+        raise TjsimError(f"unknown strategy '{bad[0]}' (allowed: {', '.join(POLICIES)})")
+    return np.array([POLICIES[n] for n in seats], dtype=np.int64)
 
 
 def run_rows(rules: NineCardsRules, pol: np.ndarray, seed: int, idx: np.ndarray, session: int = 1,
