@@ -10,6 +10,7 @@ import time
 import numba
 import numpy as np
 
+from tianjiu_sim.kernels.layout import STREAM_DEAL, STREAM_PLAY
 from tianjiu_sim.kernels.rng import seed_stream
 from tianjiu_sim.nine_cards.engine import STATE_LEN, advance, discard, pack_rules, start_deal
 from tianjiu_sim.nine_cards.rules import preset
@@ -45,8 +46,8 @@ def lookahead_decision_ms(rules, worlds: int, decisions: int) -> tuple[float, fl
     d = 0
     la = POLICIES["lookahead"]
     while len(times) < decisions:
-        seed_stream(st, np.uint64(7), 1, d)
-        seed_stream(st_play, np.uint64(7), 2, d)
+        seed_stream(st, np.uint64(7), STREAM_DEAL, d)
+        seed_stream(st_play, np.uint64(7), STREAM_PLAY, d)
         start_deal(S, prm, 0, st, rec)
         while True:
             s = advance(S, prm, st, rec)

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from ..errors import TjsimError
-from .options import emit, emit_json, format_options, render_table, to_csv
+from ..output.tables import render_table, to_csv
+from .options import emit, emit_json, format_options
 
 ODDS_COLUMNS = ["event", "unit", "players", "trials", "hits", "probability", "ci_low", "ci_high", "exact"]
 SEAT_COLUMNS = ["seat", "policy", "deals", "mean_payment", "ci_low", "ci_high", "win_rate", "win_ci_low",

@@ -12,7 +12,8 @@ from collections import Counter
 import numpy as np
 
 from ..errors import TjsimError
-from ..kernels.rng import STREAM_PLAY, seed_stream
+from ..kernels.layout import STREAM_PLAY
+from ..kernels.rng import seed_stream
 from ..stats import mean_ci, wilson
 from .cards import COPIES, N_CARDS, N_KINDS, check_copies, name
 from .engine import (

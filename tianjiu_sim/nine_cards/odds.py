@@ -14,7 +14,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..kernels.rng import STREAM_DEAL, seed_stream
+from ..kernels.layout import STREAM_DEAL
+from ..kernels.rng import seed_stream
 from ..kernels.threads import fetch_add1, set_threads
 from ..stats import wilson
 from .cards import COPIES, N_COLOURS, N_KINDS, N_RANKS

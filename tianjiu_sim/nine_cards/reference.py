@@ -14,7 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..kernels.rng import STREAM_DEAL, STREAM_PLAY, randbelow, seed_stream
+from ..kernels.layout import STREAM_DEAL, STREAM_PLAY
+from ..kernels.rng import randbelow, seed_stream
 from .rules import NineCardsRules
 
 COLOURS = "紅黃青白"

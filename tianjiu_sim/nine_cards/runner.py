@@ -18,7 +18,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..errors import TjsimError
-from ..kernels.rng import STREAM_DEAL, STREAM_PLAY, seed_stream
+from ..kernels.layout import STREAM_DEAL, STREAM_PLAY
+from ..kernels.rng import seed_stream
 from ..kernels.threads import fetch_add1, set_threads
 from .engine import (
     K, MAX_EVENTS, O_BANKER, O_COLOURS, O_CONC, O_FLIPPTS, O_KZ, O_KZWAIT, O_NREC, O_PAY, O_TOU, O_TURNS,

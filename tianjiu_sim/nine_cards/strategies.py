@@ -30,8 +30,9 @@ P_RANDOM, P_GREEDY, P_HEURISTIC, P_LOOKAHEAD = 0, 1, 2, 3
 SP_WORLDS, SP_ROLLOUT, SP_H_LIVE, SP_H_COLOUR, SP_H_TRIPLE, SP_MARGIN = range(6)
 N_STRATEGY_PARAMS = 6
 DEFAULT_WORLDS = 32
-# Random streams of the lookahead's worlds and play-outs (apart from the game's own streams).
-STREAM_WORLD, STREAM_ROLLOUT = 11, 12
+# Random streams of the lookahead's worlds and play-outs, seeded from a draw of the deal's play
+# stream; numbers apart from every stream in kernels/layout.STREAMS.
+STREAM_WORLD, STREAM_ROLLOUT = 21, 22
 
 # --- observation layout (int64) ---
 OB_CONC = 0          # [28] own concealed cards
