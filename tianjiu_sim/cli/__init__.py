@@ -28,6 +28,7 @@ COMMANDS = {
     "experiment": "experiment_cmd:experiment",
     "report": "report_cmd:report",
     "paigow": "paigow_cmd:paigow",
+    "nine-cards": "nine_cards_cmd:nine_cards",
 }
 
 

@@ -182,6 +182,18 @@ def unknown_key_error(loc: str, key: str, valid: tuple[str, ...]) -> TjsimError:
     return TjsimError(f"{loc}: unknown key '{key}'{hint}")
 
 
+def override_settings(raw: dict[str, Any], data: dict[str, Any], where: dict[str, str], check_type) -> dict[str, Any]:
+    """raw updated with a file's settings; unknown keys and bad types (check_type → why) → TjsimError."""
+    for key, value in data.items():
+        if key not in raw:
+            raise unknown_key_error(where[key], key, tuple(raw))
+        why = check_type(key, value)
+        if why:
+            raise TjsimError(f"{where[key]}: key '{key}': {why}")
+        raw[key] = value
+    return raw
+
+
 def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
     """Load a TOML rules file: `preset = "hk"|"folk"` plus any settings to override."""
     path = Path(path)
@@ -191,14 +203,7 @@ def load_rules_file(path: str | Path, players: int | None = None) -> RuleSet:
         loc = where.get("preset", f"{path}:1")
         raise TjsimError(f"{loc}: key 'preset': must be one of {', '.join(PRESET_NAMES)}, got {base!r}")
     name = data.pop("name", path.stem)
-    raw = dict(PRESETS[base])
-    for key, value in data.items():
-        if key not in raw:
-            raise unknown_key_error(where[key], key, SETTING_KEYS)
-        why = _check_type(key, value)
-        if why:
-            raise TjsimError(f"{where[key]}: key '{key}': {why}")
-        raw[key] = value
+    raw = override_settings(dict(PRESETS[base]), data, where, _check_type)
     if players is not None:
         raw["players"] = players
     return _resolve(str(name), base, raw, where)

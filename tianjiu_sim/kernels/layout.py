@@ -193,6 +193,8 @@ STREAMS = {
     "previous_deal": 9,   # deal-odds --from played: the simulated previous deal …
     "previous_play": 10,  # … its decisions
     "previous_dice": 11,  # … and its dice
+    "nine_cards_world": 21,    # 九支十仔 lookahead: the worlds drawn from a seat's observation …
+    "nine_cards_rollout": 22,  # … and the play-outs in them
 }
 STREAM_DEAL = STREAMS["deal"]
 STREAM_PLAY = STREAMS["play"]
@@ -201,6 +203,8 @@ STREAM_EXCHANGE = STREAMS["exchange"]
 STREAM_PREVIOUS_DEAL = STREAMS["previous_deal"]
 STREAM_PREVIOUS_PLAY = STREAMS["previous_play"]
 STREAM_PREVIOUS_DICE = STREAMS["previous_dice"]
+STREAM_NINE_WORLD = STREAMS["nine_cards_world"]
+STREAM_NINE_ROLLOUT = STREAMS["nine_cards_rollout"]
 
 # ---------------------------------------------------------------------------
 # Dealing plan (kernels/dealing.make_plan)
