@@ -86,27 +86,27 @@ def test_heuristic_folds_only_weak_hands():
 @njit(cache=True)
 def _greedy_lead_and_combo(hands, forced, tabs, params):
     """Per hand: greedy_lead, the legal lead of least P_LEADPOS, combo_tiles, and the union of held multi-tile plays."""
-    obs = np.zeros(strategies.OBS_LEN, np.int64)
+    obs = np.zeros(layout.OBS_LEN, np.int64)
     buf = np.zeros(128, np.int64)
     st = np.zeros(4, np.uint64)
     out = np.zeros((hands.shape[0], 4), np.int64)
     for i in range(hands.shape[0]):
         h = hands[i]
-        obs[strategies.O_HAND] = h
-        obs[strategies.O_HAND_SIZE] = popcount(h)
-        obs[strategies.O_FORCED] = forced[i]
-        out[i, 0] = strategies.greedy_lead(obs, tabs, params, st, buf)
-        n = strategies.legal_leads(obs, tabs, buf)
+        obs[layout.O_HAND] = h
+        obs[layout.O_HAND_SIZE] = popcount(h)
+        obs[layout.O_FORCED] = forced[i]
+        out[i, 0] = greedy.greedy_lead(obs, tabs, params, st, buf)
+        n = legality.legal_leads(obs, tabs, buf)
         best = buf[0]
         for j in range(1, n):
-            if tabs[buf[j], strategies.P_LEADPOS] < tabs[best, strategies.P_LEADPOS]:
+            if tabs[buf[j], layout.P_LEADPOS] < tabs[best, layout.P_LEADPOS]:
                 best = buf[j]
         out[i, 1] = best
-        out[i, 2] = strategies.combo_tiles(h, tabs)
+        out[i, 2] = legality.combo_tiles(h, tabs)
         c = np.int64(0)
-        for p in range(strategies.N_PLAYS):
-            m = tabs[p, strategies.P_MASK]
-            if tabs[p, strategies.P_SIZE] >= 2 and (m & h) == m:
+        for p in range(layout.N_PLAYS):
+            m = tabs[p, layout.P_MASK]
+            if tabs[p, layout.P_SIZE] >= 2 and (m & h) == m:
                 c |= m
         out[i, 3] = c
     return out

@@ -48,7 +48,7 @@ def report(folder: str) -> None:
         atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections) + "\n")
         click.echo(f"{folder}: wrote report.md ({len(sections)} section{'s' if len(sections) != 1 else ''})")
         return
-    from ..output.results import read_results  # noqa: PLC0415
+    from ..experiments.chunks import read_results  # noqa: PLC0415
     from ..output.report import write_report  # noqa: PLC0415
 
     manifest, tables = read_results(folder)
