@@ -8,6 +8,7 @@ import time
 import click
 
 from ..errors import TjsimError
+from ..stats import wilson
 from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
 from ..output.tables import render_table, to_csv
 
@@ -69,8 +70,6 @@ def _one_in(p: float) -> str:
 
 def _uniform_table(run, shuffle, homog) -> str:
     """Perfect shuffle: the methods pooled (they deal the same distribution), with the homogeneity p per event."""
-    from ..stats import wilson
-
     rows = []
     for e in run.events:
         cells = [run.cells[(m, shuffle.name)] for m in run.methods]
@@ -96,7 +95,7 @@ def _uniform_table(run, shuffle, homog) -> str:
 
 
 def _pivot_table(run, shuffle, homog) -> str:
-    """Imperfect shuffle: one column per method."""
+    """Imperfect shuffle: one column per method; ±95% is the widest Wilson half-width among them."""
     rows = []
     for e in run.events:
         row = {"event": e.name}
@@ -106,7 +105,8 @@ def _pivot_table(run, shuffle, homog) -> str:
             trials = c.deals * run.units(e)
             p = int(c.counts[e.col]) / trials
             row[SHORT.get(m, m)] = _fmt_p(p)
-            half = max(half, 1.96 * math.sqrt(max(p * (1 - p), 0.25 / trials) / trials))
+            lo, hi = wilson(int(c.counts[e.col]), trials)
+            half = max(half, p - lo, hi - p)
         row["±95%"] = _fmt_p(half)
         if run.exact:
             row["uniform"] = _fmt_p(run.exact[e.name])

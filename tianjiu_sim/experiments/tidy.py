@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..stats import Z95
+from ..stats import mean_ci, ratio_difference_ci
 
 
 def chunk_size(deals: int) -> int:
@@ -33,13 +33,8 @@ def chunk_sums(chunks: np.ndarray, columns: dict[str, np.ndarray]) -> pd.DataFra
 
 
 def mean_from_moments(n: float, s: float, q: float) -> tuple[float, float, float, float]:
-    """(mean, se, ci_low, ci_high) of n values from their sum s and sum of squares q."""
-    if n <= 0:
-        return (math.nan,) * 4
-    mean = s / n
-    var = max(0.0, (q - n * mean * mean) / (n - 1)) if n > 1 else math.nan
-    se = math.sqrt(var / n)
-    return mean, se, mean - Z95 * se, mean + Z95 * se
+    """(mean, se, ci_low, ci_high) of n independent values from their sum s and sum of squares q."""
+    return mean_ci(s, q, int(n))
 
 
 def summarise_moments(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
@@ -74,18 +69,10 @@ def ratio_difference(df: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     rows = []
     for key, g in df.groupby(list(by), sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
-        n1, y1, n0, y0 = (float(g[c].sum()) for c in ("n1", "y1", "n0", "y0"))
-        r1 = y1 / n1 if n1 > 0 else math.nan
-        r0 = y0 / n0 if n0 > 0 else math.nan
-        u = np.zeros(len(g))
-        if n1 > 0:
-            u += (g["y1"].to_numpy() - r1 * g["n1"].to_numpy()) / n1
-        if n0 > 0:
-            u -= (g["y0"].to_numpy() - r0 * g["n0"].to_numpy()) / n0
-        c = len(g)
-        se = math.sqrt(c / (c - 1) * float((u * u).sum())) if c > 1 and n1 > 0 and n0 > 0 else math.nan
-        value = r1 - r0
-        rows.append({**dict(zip(by, key)), "n1": int(n1), "n0": int(n0), "mean1": r1, "mean0": r0,
-                     "value": value, "se": se, "ci_low": value - Z95 * se, "ci_high": value + Z95 * se,
-                     "chunks": c})
+        v = g[["y1", "n1", "y0", "n0"]].to_numpy(dtype=np.float64)
+        y1, n1, y0, n0 = (float(t) for t in v.sum(axis=0))
+        value, se, lo, hi = ratio_difference_ci((y1, n1, y0, n0), v.T @ v, len(g))
+        rows.append({**dict(zip(by, key)), "n1": int(n1), "n0": int(n0),
+                     "mean1": y1 / n1 if n1 > 0 else math.nan, "mean0": y0 / n0 if n0 > 0 else math.nan,
+                     "value": value, "se": se, "ci_low": lo, "ci_high": hi, "chunks": len(g)})
     return pd.DataFrame(rows)

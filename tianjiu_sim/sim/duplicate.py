@@ -8,12 +8,11 @@ differences between strategies are paired per deal, which removes the luck of th
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import Z95
+from ..stats import mean_ci_of
 
 
 def rotation_table(k: int, n: int) -> np.ndarray:
@@ -41,8 +40,5 @@ class Estimate:
 
 
 def estimate(values: np.ndarray) -> Estimate:
-    """Mean, standard error and normal 95% CI of independent values."""
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return Estimate(mean, se, mean - Z95 * se, mean + Z95 * se)
+    """Mean, standard error and normal 95% CI of independent values (stats.mean_ci_of)."""
+    return Estimate(*mean_ci_of(values))

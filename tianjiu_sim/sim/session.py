@@ -28,7 +28,7 @@ from ..kernels.dealing import make_plan, ROUNDS
 from ..kernels.layout import RN_PLAYS, RP_TILES
 from ..game.rules import RuleSet
 from .runner import play_rows, policy_ids
-from ..stats import Z95
+from ..stats import mean_ci_of
 
 if TYPE_CHECKING:  # pandas is imported where tables are made: deal-odds starts faster without it
     import pandas as pd
@@ -128,13 +128,6 @@ def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: in
     return out
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, float, float, float]:
-    n = len(values)
-    m = float(values.mean())
-    se = float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return m, se, m - Z95 * se, m + Z95 * se
-
-
 def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
     """Tidy summaries: `session_seats` (per seat), `session_streaks` (streak and reign lengths), `session_totals`."""
     import pandas as pd
@@ -144,7 +137,7 @@ def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
     seats = []
     for s in range(P):
         t = totals[:, s]
-        m, se, lo, hi = _mean_ci(t / G)
+        m, se, lo, hi = mean_ci_of(t / G)
         sd = float(t.std(ddof=1)) if S > 1 else math.nan
         q = np.quantile(t, [0.05, 0.5, 0.95])
         seats.append({"seat": s, "policy": res.policies[s], "sessions": S, "deals_per_session": G,
