@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 from .chunks import now_iso, ResultsFolder, summarize_sessions
 from ..errors import TjsimError
 from .experiment import Experiment
+from .measures import MEASURES
 
 BACKENDS = ("local", "dask")
 Result = tuple[int, int, int, int, dict, float]
@@ -23,8 +24,6 @@ Result = tuple[int, int, int, int, dict, float]
 
 def run_task(task: dict[str, Any]) -> Result:
     """Run one chunk: (cell, k, start, stop, tables, seconds). Executed on a worker."""
-    from .measures import MEASURES  # noqa: PLC0415 (imported on the worker)
-
     t0 = time.perf_counter()
     measure = MEASURES[task["measure"]]
     tables = measure.run_chunk(task["cell"], task["seed"], task["start"], task["stop"])

@@ -27,6 +27,7 @@ import pandas as pd
 from ..errors import TjsimError
 from ..output.results import atomic_write_bytes, atomic_write_text
 from .experiment import Experiment, cell_label, strategies_label
+from .measures import MEASURES
 
 MANIFEST = "manifest.json"
 CHUNK_DIR = "chunks"
@@ -197,8 +198,6 @@ class ResultsFolder:
     # --- combine --------------------------------------------------------------------------
     def combine(self, exp: Experiment) -> dict[str, pd.DataFrame]:
         """Add every chunk's tables in chunk order; then the measure's estimates and intervals."""
-        from .measures import MEASURES  # noqa: PLC0415
-
         measure = MEASURES[exp.measure]
         parts: dict[str, list[pd.DataFrame]] = {}
         for cell, k, start, stop in exp.chunks():

@@ -22,16 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..errors import TjsimError
-from ..game.rules import PRESETS, PRESET_NAMES, SETTING_KEYS, RuleSet, _check_type, _resolve
+from ..game.rules import PRESETS, PRESET_NAMES, SETTING_KEYS, _check_type, _resolve, load_rules_file
+from .cells import cell_rules, cell_seed, known_strategies
+from .measures import MEASURES
+
+__all__ = ["Experiment", "cell_label", "cell_rules", "cell_seed", "config_fingerprint", "known_strategies",
+           "load_experiment", "parse_experiment", "strategies_label"]
 
 # RULES.md §6 牌頭 methods, in the table's order, then round dealing (dealing.METHODS).
 METHODS = ("left", "right", "one-by-one", "alternate", "skin", "heart", "ears",
            "dragon-phoenix", "wings", "three-lions", "rounds")
-# INTERFACES.md strategy names; strategies.py may register more (see known_strategies).
-BASE_STRATEGIES = ("random", "greedy", "heuristic", "pimc", "oracle")
 SHUFFLE_RE = re.compile(r"^(perfect|none|(riffle|wash):(\d+))$")
 
 TOP_KEYS = {"name": str, "description": str, "measure": str, "seed": int, "deals": int,
@@ -87,34 +88,6 @@ def config_fingerprint(config: dict[str, Any]) -> str:
     """SHA-256 hex digest of a config's canonical JSON."""
     text = json.dumps(config, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def cell_seed(seed: int, cell: int) -> int:
-    """The 63-bit seed of grid cell `cell` (numpy SeedSequence child `cell` of `seed`)."""
-    state = np.random.SeedSequence(seed, spawn_key=(cell,)).generate_state(1, np.uint64)
-    return int(state[0] >> np.uint64(1))  # 63 bits: fits numba int64 and JSON exactly
-
-
-def cell_rules(cell: dict[str, Any]) -> RuleSet:
-    """Rebuild a cell's RuleSet from its resolved settings (workers need no files)."""
-    s = dict(cell["rule_settings"])
-    s["allowed_players"] = tuple(s["allowed_players"])
-    return RuleSet(**s)
-
-
-def known_strategies() -> tuple[str, ...]:
-    """Strategy names accepted in experiment files (the engine's registry when it exists)."""
-    try:
-        from ..strategies import registry as _s  # noqa: PLC0415 (optional until the engine lands)
-    except Exception:  # noqa: BLE001 (an engine mid-build must not break validation)
-        return BASE_STRATEGIES
-    for attr in ("STRATEGY_NAMES", "NAMES", "STRATEGIES", "POLICIES"):
-        names = getattr(_s, attr, None)
-        if isinstance(names, dict):
-            return tuple(names)
-        if isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names):
-            return tuple(names)
-    return BASE_STRATEGIES
 
 
 class _Problems:
@@ -227,7 +200,6 @@ def _rules_value(spec: Any, rulesets: dict[str, Any], base_dir: Path, probs: _Pr
     if spec.endswith(".toml"):
         path = (base_dir / spec) if not Path(spec).is_absolute() else Path(spec)
         try:
-            from ..game.rules import load_rules_file
             rs = load_rules_file(path)
         except TjsimError as e:
             probs.add(key, f"rules file: {e}", spec)
@@ -247,13 +219,14 @@ def _as_list(v: Any) -> list[Any]:
 
 def parse_experiment(path: str | Path) -> tuple[Experiment | None, list[str]]:
     """Parse and check an experiment file; returns (experiment or None, every problem found)."""
-    from .measures import MEASURES  # noqa: PLC0415 (measures import this module)
-
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         return None, [f"cannot read experiment file {path}: {e.strerror}"]
+    except UnicodeDecodeError as e:
+        return None, [f"experiment file {path} is not UTF-8 text (byte {e.start} cannot be decoded); "
+                      "save it as UTF-8 TOML"]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -15,6 +15,7 @@ Deal `d` of a cell always draws from `seed_stream(st, cell_seed, STREAM_*, d)`
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 from dataclasses import dataclass, field
@@ -25,12 +26,18 @@ import pandas as pd
 
 from numba import njit
 
-from ..kernels.dealing import deal_for_banker
+from ..errors import TjsimError
+from ..kernels.dealing import check_method, deal_for_banker, make_plan
 from ..kernels.layout import STREAM_DEAL
 from ..kernels.rng import seed_stream
 from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
-from ..stats import Z95, mean_ci, wilson
+from ..sim.duplicate import rotation_table
+from ..sim.odds import all_events, exact_probabilities
+from ..sim.runner import deal_plan, run_deals
+from ..stats import mean_ci, ratio_ci, ratio_difference_ci, wilson
+from ..strategies.registry import POLICIES
+from .cells import cell_rules, known_strategies
 
 
 @dataclass(frozen=True)
@@ -58,8 +65,6 @@ def register(measure: Measure) -> Measure:
 
 def _options_known(options: dict, allowed: dict[str, Any]) -> list[tuple[str, str]]:
     """Unknown keys and wrong types among `options` (allowed: key → type)."""
-    import difflib  # noqa: PLC0415
-
     out = []
     for k, v in options.items():
         if k not in allowed:
@@ -79,9 +84,6 @@ def _method(cell: dict) -> str:
 
 
 def _check_method_fits(cell: dict, options: dict) -> list[str]:
-    from ..kernels.dealing import check_method  # noqa: PLC0415
-    from ..errors import TjsimError  # noqa: PLC0415
-
     try:
         check_method(_method(cell), cell["players"], cell["rule_settings"]["tiles_per_player"])
     except TjsimError as e:
@@ -170,8 +172,6 @@ def odds_chunk_kernel(seed, start, stop, plan, players):
 
 def _select_odds_events(spec: Any) -> list[int]:
     """Indices into ODDS_EVENTS of `events` (names and/or groups core, extra, all)."""
-    from ..errors import TjsimError  # noqa: PLC0415
-
     tokens = spec if isinstance(spec, list) else [t.strip() for t in str(spec).split(",") if t.strip()]
     names = [e[0] for e in ODDS_EVENTS]
     out: list[int] = []
@@ -192,9 +192,6 @@ def _select_odds_events(spec: Any) -> list[int]:
 
 def deal_odds_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
     """Hits and trials of each dealt-hand event over deals start…stop−1 of a cell."""
-    from ..kernels.dealing import make_plan  # noqa: PLC0415
-    from .experiment import cell_rules  # noqa: PLC0415
-
     rules = cell_rules(cell)
     plan = make_plan(rules, _method(cell), cell["shuffle"] or "perfect", "box")
     acc = odds_chunk_kernel(np.uint64(cell_seed), np.int64(start), np.int64(stop), plan, np.int64(rules.players))
@@ -233,21 +230,14 @@ def deal_odds_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
 
 @functools.lru_cache(maxsize=None)
 def _exact_values(players: int, tiles: int) -> dict[str, float]:
-    """Exact probabilities under a uniform shuffle from odds.py, by event name ({} if unavailable)."""
-    try:
-        from ..sim.odds import all_events, exact_probabilities  # noqa: PLC0415
-
-        return dict(exact_probabilities(players, tiles, all_events(tiles)))
-    except Exception:  # noqa: BLE001 (odds.py is optional here: the column is then empty)
-        return {}
+    """Exact probabilities under a uniform shuffle from odds.py, by event name (events it lacks: NaN)."""
+    return dict(exact_probabilities(players, tiles, all_events(tiles)))
 
 
 def _deal_odds_options(options: dict) -> list[tuple[str, str]]:
     probs = _options_known(options, {"events": (str, list)})
     ev = options.get("events")
     if ev is not None:
-        from ..errors import TjsimError  # noqa: PLC0415
-
         if not (isinstance(ev, str) or (isinstance(ev, list) and all(isinstance(x, str) for x in ev))):
             return probs + [("events", f"must be a string or a list of event names, got {ev!r}")]
         try:
@@ -274,9 +264,6 @@ register(Measure(
 # ---------------------------------------------------------------------------
 
 def _run_deals(cell: dict, policies: list[str], cell_seed: int, start: int, stop: int):
-    from .experiment import cell_rules  # noqa: PLC0415
-    from ..sim.runner import run_deals  # noqa: PLC0415
-
     return run_deals(cell_rules(cell), policies, cell_seed, stop - start, start=start,
                      method=_method(cell), shuffle=cell.get("shuffle") or "perfect")
 
@@ -300,10 +287,6 @@ def _mean_columns(df: pd.DataFrame, prefix: str, sum_col: str, sq_col: str, n_co
 
 def _check_strategies_known(cell: dict, options: dict) -> list[str]:
     out = _check_method_fits(cell, options)
-    try:
-        from ..strategies.registry import POLICIES  # noqa: PLC0415
-    except ImportError:
-        return out + ["the game engine (tianjiu_sim/strategies.py) is not installed"]
     for s in cell.get("strategies") or []:
         if s not in POLICIES:
             out.append(f"strategy '{s}' is not implemented by the engine yet (available: {', '.join(POLICIES)})")
@@ -348,8 +331,6 @@ def _ladder(cell: dict) -> list[str]:
 
 def ladder_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
     """Duplicate: every deal replayed with the ladder's strategies rotated through the seats."""
-    from ..sim.duplicate import rotation_table  # noqa: PLC0415
-
     ladder = _ladder(cell)
     k, n = len(ladder), cell["players"]
     table = rotation_table(k, n)
@@ -390,8 +371,6 @@ def _ladder_options(options: dict) -> list[tuple[str, str]]:
     probs = _options_known(options, {"ladder": list})
     lad = options.get("ladder")
     if isinstance(lad, list):
-        from .experiment import known_strategies  # noqa: PLC0415
-
         if len(lad) < 2:
             probs.append(("ladder", "needs at least two strategies to compare"))
         for s in lad:
@@ -428,58 +407,97 @@ def hands_chunk_kernel(seed, start, stop, plan, players):
 
 
 HOLDINGS = ("supreme", "no_supreme", "quartet", "no_quartet", "any")
+# the holding a value compares with: value = mean payment holding − mean payment of this one
+COMPLEMENT = {"supreme": "no_supreme", "quartet": "no_quartet"}
+BONUS_COLUMNS = ("supreme", "supreme_close", "quartet")
+
+
+def _deal_moments(prefix: str, y: np.ndarray, n: np.ndarray) -> dict[str, int]:
+    """Per-deal totals y_d (of `prefix`) with seat counts n_d → Σy, Σy², Σy·n (a deal is one cluster)."""
+    y = y.astype(np.int64)
+    return {f"{prefix}_sum": int(y.sum()), f"{prefix}_sq": int((y * y).sum()), f"{prefix}_n": int((y * n).sum())}
+
+
+def holding_sums(masks: dict[str, np.ndarray], pay: np.ndarray, bonus: np.ndarray) -> list[dict[str, Any]]:
+    """Per holding: per-deal sums and cross-products of payments and bonuses (a deal is one cluster).
+
+    `masks[h]` [deals, seats] marks the seats of holding h, `pay` [deals, seats] their
+    payments, `bonus` [deals, seats, 3] the bonuses received. The seats of one deal share its
+    tiles and its zero-sum payments, so the deal is the independent unit: each row holds,
+    over the deals d, with n_d the seats of the holding in deal d and y_d their summed
+    payment, Σn_d (`n`), Σn_d² (`n_sq`), Σy_d (`pay_sum`), Σy_d² (`pay_sq`), Σy_d·n_d
+    (`pay_n`), the same for each bonus received, and the cross-products with the
+    complementary holding (primed): Σy_d·y'_d (`pay_x_pay`), Σy_d·n'_d (`pay_x_n`),
+    Σn_d·y'_d (`n_x_pay`), Σn_d·n'_d (`n_x_n`). Integer sums: chunks add up exactly.
+    """
+    pay = np.asarray(pay, dtype=np.int64)
+    bonus = np.asarray(bonus, dtype=np.int64)
+    rows = []
+    for name, m in masks.items():
+        other = ~m  # the complement of "any" is empty: its cross-products are 0
+        n_d, n_o = m.sum(axis=1).astype(np.int64), other.sum(axis=1).astype(np.int64)
+        y_d, y_o = np.where(m, pay, 0).sum(axis=1), np.where(other, pay, 0).sum(axis=1)
+        row = {"holding": name, "deals": int(pay.shape[0]), "n": int(n_d.sum()), "n_sq": int((n_d * n_d).sum()),
+               **_deal_moments("pay", y_d, n_d),
+               "pay_x_pay": int((y_d * y_o).sum()), "pay_x_n": int((y_d * n_o).sum()),
+               "n_x_pay": int((n_d * y_o).sum()), "n_x_n": int((n_d * n_o).sum())}
+        for t, bt in enumerate(BONUS_COLUMNS):
+            row.update(_deal_moments(f"bonus_{bt}", np.where(m, bonus[:, :, t], 0).sum(axis=1), n_d))
+        rows.append(row)
+    return rows
 
 
 def bonus_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
-    """Per holding (至尊 / a quartet / not): seat-deals, payment moments and bonuses received."""
-    from .experiment import cell_rules  # noqa: PLC0415
-    from ..sim.runner import deal_plan  # noqa: PLC0415
-
+    """Per holding (至尊 / a quartet / not): per-deal payment and bonus sums (holding_sums)."""
     rules = cell_rules(cell)
     res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop)
     plan = deal_plan(rules, _method(cell), cell.get("shuffle") or "perfect")
     hands = hands_chunk_kernel(np.uint64(cell_seed), np.int64(start), np.int64(stop), plan, np.int64(rules.players))
     sup = (hands & BB_SUPREME) == BB_SUPREME
     quartet = np.zeros_like(sup)
-    for m in (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES):
+    for m in _QUARTETS:
         quartet |= (hands & m) == m
-    pay = res.payments.astype(np.int64)
-    bonus = res.bonus.astype(np.int64)
-    masks = {"supreme": sup, "no_supreme": ~sup, "quartet": quartet, "no_quartet": ~quartet,
-             "any": np.ones_like(sup)}
-    rows = []
+    masks = dict(zip(HOLDINGS, (sup, ~sup, quartet, ~quartet, np.ones_like(sup))))
     # the cell's bonus settings as key columns, so tables and plots say what was paid
     settings = {"supreme_bonus_per_opponent": rules.supreme_bonus, "quartet_bonus_per_opponent": rules.quartet_bonus,
                 "supreme_close_on": int(rules.supreme_close)}
-    for name in HOLDINGS:
-        m = masks[name]
-        ps, pq = _moments(pay[m])
-        row = {"holding": name, **settings, "n": int(m.sum()), "pay_sum": ps, "pay_sumsq": pq}
-        for t, bt in enumerate(("supreme", "supreme_close", "quartet")):
-            bs, bq = _moments(bonus[:, :, t][m])
-            row[f"bonus_{bt}_sum"] = bs
-            row[f"bonus_{bt}_sumsq"] = bq
-        rows.append(row)
+    rows = [{"holding": r.pop("holding"), **settings, **r} for r in holding_sums(masks, res.payments, res.bonus)]
     return {"bonus_value": pd.DataFrame(rows)}
 
 
+def _ratio_columns(df: pd.DataFrame, out: str, prefix: str) -> pd.DataFrame:
+    """out, out_se, out_ci_low, out_ci_high: mean of `prefix` per seat-deal, clustered by deal."""
+    cols = [df[c].to_numpy(dtype=np.float64) for c in (f"{prefix}_sum", "n", f"{prefix}_sq", f"{prefix}_n", "n_sq")]
+    res = [ratio_ci(*v, int(d)) for *v, d in zip(*cols, df["deals"])]
+    for i, suffix in enumerate(("", "_se", "_ci_low", "_ci_high")):
+        df[out + suffix] = [x[i] for x in res]
+    return df
+
+
 def bonus_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
-    """Mean payment (戙) per holding, bonus received, and the value of holding vs not holding."""
-    df = _mean_columns(df.copy(), "mean_payment", "pay_sum", "pay_sumsq", "n")
-    for bt in ("supreme", "supreme_close", "quartet"):
-        df = _mean_columns(df, f"mean_bonus_{bt}", f"bonus_{bt}_sum", f"bonus_{bt}_sumsq", "n")
-    # value of holding = mean payment holding − mean payment not holding, per cell
-    vals, lo, hi = [], [], []
-    for _, row in df.iterrows():
-        other = {"supreme": "no_supreme", "quartet": "no_quartet"}.get(row["holding"])
-        if other is None:
-            vals.append(math.nan), lo.append(math.nan), hi.append(math.nan)
+    """Mean payment (戙) per holding, bonus received, and the value of holding vs not holding.
+
+    Every interval is clustered by deal (stats.ratio_ci, stats.ratio_difference_ci): a
+    holder's and the non-holders' payments of one deal are one draw, not independent ones.
+    """
+    df = _ratio_columns(df.copy(), "mean_payment", "pay")
+    for bt in BONUS_COLUMNS:
+        df = _ratio_columns(df, f"mean_bonus_{bt}", f"bonus_{bt}")
+    rows = df.to_dict("records")
+    where = {(r["cell"], r["holding"]): r for r in rows}
+    est = []
+    for r in rows:
+        o = where.get((r["cell"], COMPLEMENT.get(r["holding"])))
+        if o is None:
+            est.append((math.nan,) * 4)
             continue
-        o = df[(df["cell"] == row["cell"]) & (df["holding"] == other)].iloc[0]
-        v = row["mean_payment"] - o["mean_payment"]
-        se = math.sqrt(row["mean_payment_se"] ** 2 + o["mean_payment_se"] ** 2)
-        vals.append(v), lo.append(v - Z95 * se), hi.append(v + Z95 * se)
-    df["value"], df["value_ci_low"], df["value_ci_high"] = vals, lo, hi
+        cross = np.array([[r["pay_sq"], r["pay_n"], r["pay_x_pay"], r["pay_x_n"]],
+                          [r["pay_n"], r["n_sq"], r["n_x_pay"], r["n_x_n"]],
+                          [r["pay_x_pay"], r["n_x_pay"], o["pay_sq"], o["pay_n"]],
+                          [r["pay_x_n"], r["n_x_n"], o["pay_n"], o["n_sq"]]], dtype=np.float64)
+        est.append(ratio_difference_ci((r["pay_sum"], r["n"], o["pay_sum"], o["n"]), cross, int(r["deals"])))
+    for i, col in enumerate(("value", "value_se", "value_ci_low", "value_ci_high")):
+        df[col] = [e[i] for e in est]
     return df
 
 
