@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.dealing import make_plan, ROUNDS
-from .duplicate import rotation_table
+from .duplicate import per_deal_means, rotation_table
 from ..game.rules import RuleSet
 from .runner import play_rows, policy_ids
 from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
+from ..stats import mean_ci_of
 
 @dataclass
 class Played:
@@ -94,8 +95,6 @@ def pairs_of(k: int) -> list[tuple[int, int]]:
 def compare_batch(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, start: int = 0,
                   method: str = ROUNDS, shuffle: str = "perfect", threads: int | None = None) -> CompareData:
     """Play one batch of deals in duplicate and keep what the summaries need."""
-    from .duplicate import per_deal_means  # noqa: PLC0415
-
     k = len(policies)
     players = rules.players
     table = rotation_table(k, players)
@@ -105,19 +104,27 @@ def compare_batch(rules: RuleSet, policies: Sequence[str], seed: int, deals: int
     replays = table.shape[0]
     p = play_hands(rules, np.tile(ids[table], (deals, 1)), seed, np.repeat(hands, replays, axis=0),
                    np.repeat(idx, replays), threads=threads)
-    pay = p.payments.reshape(deals, replays, players).astype(np.float64)
+    return compare_data(list(policies), table, p.payments.reshape(deals, replays, players),
+                        p.dong.reshape(deals, replays, players), p.closer.reshape(deals, replays), start)
+
+
+def compare_data(policies: list[str], table: np.ndarray, pay: np.ndarray, dong: np.ndarray, closer: np.ndarray,
+                 start: int = 0) -> CompareData:
+    """CompareData from the plays of a duplicate: pay and dong [deals, replays, seats], closer [deals, replays]."""
+    k = len(policies)
+    players = table.shape[1]
+    pay = np.asarray(pay, dtype=np.float64)
     x = per_deal_means(pay, table, k)
     prs = pairs_of(k)
     # One play on its own estimates a − b as (a's seats' total − b's seats' total) / (seats per
     # strategy, players / k): unbiased for the duplicate's estimand, its mean over the replays
     # of a deal is that deal's paired difference, so its spread is what independent deals give.
-    play_diff = np.zeros((deals, replays, len(prs)))
+    play_diff = np.zeros((pay.shape[0], table.shape[0], len(prs)))
     for j, (a, b) in enumerate(prs):
-        for r in range(replays):
+        for r in range(table.shape[0]):
             sa, sb = table[r] == a, table[r] == b
             play_diff[:, r, j] = (pay[:, r, sa].sum(axis=1) - pay[:, r, sb].sum(axis=1)) * k / players
-    return CompareData(list(policies), table, x, play_diff, pay,
-                       p.dong.reshape(deals, replays, players), p.closer.reshape(deals, replays), start)
+    return CompareData(list(policies), table, x, play_diff, pay, dong, closer, start)
 
 
 def _concat(parts: list[CompareData]) -> CompareData:
@@ -132,8 +139,7 @@ def diff_stderr(data: CompareData) -> float:
     n = data.x.shape[0]
     if n < 2:
         return math.inf
-    return max(float((data.x[:, a] - data.x[:, b]).std(ddof=1)) / math.sqrt(n)
-               for a, b in pairs_of(len(data.policies)))
+    return max(mean_ci_of(data.x[:, a] - data.x[:, b])[1] for a, b in pairs_of(len(data.policies)))
 
 
 def run_compare(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, method: str = ROUNDS,
@@ -189,12 +195,13 @@ def compare_tables(data: CompareData, chunk: int | None = None) -> dict[str, pd.
         add("difference", pol[a], pol[b], data.x[:, a:a + 1] - data.x[:, b:b + 1])
         add("play_difference", pol[a], pol[b], data.play_diff[:, :, j])
     seat_pol = data.table  # [replays, seats]
+    closed = data.closer[:, :, None] == np.arange(players)[None, None, :]  # [deals, replays, seats]
     for p, name in enumerate(pol):
-        held = np.broadcast_to(seat_pol == p, (deals, replays, players))
-        closed = (data.closer[:, :, None] == np.arange(players)[None, None, :]) & held
-        m = held.reshape(deals, -1)
-        add("closer_rate", name, "", np.where(m, closed.reshape(deals, -1), np.nan))
-        add("dong", name, "", np.where(m, data.dong.reshape(deals, -1), np.nan))
+        held = seat_pol == p
+        # one value per deal, the mean over the seats the strategy held (as for the payment):
+        # the plays of one deal share its tiles, so the deal is the independent unit
+        add("closer_rate", name, "", closed[:, held].mean(axis=1, keepdims=True))
+        add("dong", name, "", data.dong[:, held].mean(axis=1, keepdims=True))
     chunks = pd.concat(rows, ignore_index=True)
     chunks.insert(1, "deal_start", chunks["chunk"] * chunk)
     chunks["deals"] = chunks["deals"].astype(np.int64)
