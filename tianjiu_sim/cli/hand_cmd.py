@@ -25,6 +25,8 @@ def hand(tiles: str, rules_spec: str, players: int | None, fmt: str, out: str | 
     """
     rs = resolve_rules(rules_spec, players)
     mask = parse_hand(tiles)
+    if not mask:
+        raise TjsimError(f"no tiles given in {tiles!r}: name the hand's tiles, e.g. \"6-6 6-6 5-4 6-3\"")
     if popcount(mask) > rs.tiles_per_player:
         raise TjsimError(f"the hand has {popcount(mask)} tiles, a player holds {rs.tiles_per_player}")
     cat = catalogue(rs)

@@ -168,6 +168,9 @@ def read_toml(path: str | Path, what: str = "rules file") -> tuple[dict[str, Any
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise TjsimError(f"cannot read {what} {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise TjsimError(f"{what} {path} is not UTF-8 text (byte {e.start} cannot be decoded); "
+                         "save it as UTF-8 TOML") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
