@@ -266,3 +266,7 @@ strategies = ["greedy"]
     assert list(df["holding"]) == ["supreme", "no_supreme", "quartet", "no_quartet", "any"]
     assert int(df.loc[df["holding"] == "any", "n"].iloc[0]) == 200 * 4
     assert int(df.loc[df["holding"] == "any", "pay_sum"].iloc[0]) == 0  # zero-sum
+    # clustered by deal: zero-sum deals make the mean over all seats exactly 0, with no spread
+    assert df.loc[df["holding"] == "any", "mean_payment_se"].iloc[0] == 0
+    assert int(df.loc[df["holding"] == "any", "deals"].iloc[0]) == 200
+    assert df.loc[df["holding"] == "supreme", "value_se"].iloc[0] > 0

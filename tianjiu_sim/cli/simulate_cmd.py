@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -58,7 +59,9 @@ class Tally:
         for s, name in enumerate(names):
             mean, _, lo, hi = mean_ci(float(self.pay[s]), float(self.pay_sq[s]), self.n)
             row = {"seat": s, "policy": name, "deals": self.n, "mean_payment": round(mean, 6),
-                   "ci_low": round(lo, 6), "ci_high": round(hi, 6),
+                   # one deal gives no interval (stats: NaN): an empty cell, null in JSON
+                   "ci_low": None if math.isnan(lo) else round(lo, 6),
+                   "ci_high": None if math.isnan(hi) else round(hi, 6),
                    "closer_rate": round(self.closes[s] / n, 6), "mean_dong": round(self.dong[s] / n, 6),
                    "empty_rate": round(self.empty[s] / n, 6), "in_rate": round(self.into[s] / n, 6),
                    "fold_rate": round(self.folds[s] / n, 6)}
