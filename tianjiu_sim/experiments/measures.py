@@ -33,7 +33,7 @@ from ..kernels.rng import seed_stream
 from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
                     BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
 from ..sim.duplicate import rotation_table
-from ..sim.odds import all_events, exact_probabilities
+from ..sim.odds import MAX_HAND_TILES, all_events, exact_probabilities
 from ..sim.runner import deal_plan, run_deals
 from ..stats import mean_ci, ratio_ci, ratio_difference_ci, wilson
 from ..strategies.registry import POLICIES
@@ -231,6 +231,8 @@ def deal_odds_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
 @functools.lru_cache(maxsize=None)
 def _exact_values(players: int, tiles: int) -> dict[str, float]:
     """Exact probabilities under a uniform shuffle from odds.py, by event name (events it lacks: NaN)."""
+    if not 1 <= tiles <= MAX_HAND_TILES:
+        return {}  # odds.py counts hands of at most MAX_HAND_TILES tiles: no exact value for larger hands
     return dict(exact_probabilities(players, tiles, all_events(tiles)))
 
 
