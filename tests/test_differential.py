@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -207,13 +208,21 @@ def test_engine_matches_reference_on_stacked_hands(config):
     for h in given:
         assert sum(bin(x).count("1") for x in h) == n * rules.tiles_per_player
         assert len({b for x in h for b in range(32) if x >> b & 1}) == n * rules.tiles_per_player
-    engine = simulate_traces(rules, ["random"] * n, seed=SEED, deals=deals, hands=given, banker=deals % n)
+    # every banker seat: deals are split into one block of consecutive deal indices per banker
+    blocks = np.array_split(np.arange(deals), n)
+    engine = [t for b, blk in enumerate(blocks)
+              for t in simulate_traces(rules, ["random"] * n, seed=SEED, deals=len(blk),
+                                       hands=[given[d] for d in blk], banker=b, start=int(blk[0]))]
+    banker_of = np.concatenate([np.full(len(blk), b) for b, blk in enumerate(blocks)])
+    assert sorted(set(banker_of)) == list(range(n))
     bad = []
     for d, got in enumerate(engine):
-        want = play_deal_reference(rules, given[d], SEED, d, ["random"] * n, banker=deals % n)
+        banker = int(banker_of[d])
+        assert got["deal"] == d and got["banker"] == banker, (got["deal"], got["banker"])
+        want = play_deal_reference(rules, given[d], SEED, d, ["random"] * n, banker=banker)
         validate_trace(rules, want)
         if got != want:
-            bad.append({"rules": config, "players": n, "deal": d, "banker": deals % n, "streak": 1,
+            bad.append({"rules": config, "players": n, "deal": d, "banker": banker, "streak": 1,
                         "where": first_difference(want, got, "reference vs engine"),
                         "reference": want, "engine": got})
             if len(bad) >= 3:
