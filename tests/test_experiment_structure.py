@@ -12,7 +12,7 @@ import pandas as pd
 from conftest import ROOT, run_cli
 from tianjiu_sim.experiments import measures
 from tianjiu_sim.experiments.cells import known_strategies
-from tianjiu_sim.strategies.bots import POLICIES
+from tianjiu_sim.strategies.registry import POLICIES
 
 PKG = ROOT / "tianjiu_sim" / "experiments"
 

@@ -10,7 +10,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import pandas as pd  # noqa: E402
 
 from tianjiu_sim.output.strategy_plots import strategy_sections  # noqa: E402
-from tianjiu_sim.experiments.tidy import read_results  # noqa: E402
+from tianjiu_sim.output.results import read_results  # noqa: E402
 
 
 def ci(row) -> str:
