@@ -268,5 +268,5 @@ strategies = ["greedy"]
     assert int(df.loc[df["holding"] == "any", "pay_sum"].iloc[0]) == 0  # zero-sum
     # clustered by deal: zero-sum deals make the mean over all seats exactly 0, with no spread
     assert df.loc[df["holding"] == "any", "mean_payment_se"].iloc[0] == 0
-    assert int(df.loc[df["holding"] == "any", "deals"].iloc[0]) == 200
+    assert int(df.loc[df["holding"] == "any", "n_deals"].iloc[0]) == 200
     assert df.loc[df["holding"] == "supreme", "value_se"].iloc[0] > 0

@@ -426,8 +426,8 @@ def holding_sums(masks: dict[str, np.ndarray], pay: np.ndarray, bonus: np.ndarra
     `masks[h]` [deals, seats] marks the seats of holding h, `pay` [deals, seats] their
     payments, `bonus` [deals, seats, 3] the bonuses received. The seats of one deal share its
     tiles and its zero-sum payments, so the deal is the independent unit: each row holds,
-    over the deals d, with n_d the seats of the holding in deal d and y_d their summed
-    payment, Σn_d (`n`), Σn_d² (`n_sq`), Σy_d (`pay_sum`), Σy_d² (`pay_sq`), Σy_d·n_d
+    over the deals d (`n_deals` of them, the clusters), with n_d the seats of the holding in
+    deal d and y_d their summed payment, Σn_d (`n`), Σn_d² (`n_sq`), Σy_d (`pay_sum`), Σy_d² (`pay_sq`), Σy_d·n_d
     (`pay_n`), the same for each bonus received, and the cross-products with the
     complementary holding (primed): Σy_d·y'_d (`pay_x_pay`), Σy_d·n'_d (`pay_x_n`),
     Σn_d·y'_d (`n_x_pay`), Σn_d·n'_d (`n_x_n`). Integer sums: chunks add up exactly.
@@ -439,7 +439,7 @@ def holding_sums(masks: dict[str, np.ndarray], pay: np.ndarray, bonus: np.ndarra
         other = ~m  # the complement of "any" is empty: its cross-products are 0
         n_d, n_o = m.sum(axis=1).astype(np.int64), other.sum(axis=1).astype(np.int64)
         y_d, y_o = np.where(m, pay, 0).sum(axis=1), np.where(other, pay, 0).sum(axis=1)
-        row = {"holding": name, "deals": int(pay.shape[0]), "n": int(n_d.sum()), "n_sq": int((n_d * n_d).sum()),
+        row = {"holding": name, "n_deals": int(pay.shape[0]), "n": int(n_d.sum()), "n_sq": int((n_d * n_d).sum()),
                **_deal_moments("pay", y_d, n_d),
                "pay_x_pay": int((y_d * y_o).sum()), "pay_x_n": int((y_d * n_o).sum()),
                "n_x_pay": int((n_d * y_o).sum()), "n_x_n": int((n_d * n_o).sum())}
@@ -470,7 +470,7 @@ def bonus_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, 
 def _ratio_columns(df: pd.DataFrame, out: str, prefix: str) -> pd.DataFrame:
     """out, out_se, out_ci_low, out_ci_high: mean of `prefix` per seat-deal, clustered by deal."""
     cols = [df[c].to_numpy(dtype=np.float64) for c in (f"{prefix}_sum", "n", f"{prefix}_sq", f"{prefix}_n", "n_sq")]
-    res = [ratio_ci(*v, int(d)) for *v, d in zip(*cols, df["deals"])]
+    res = [ratio_ci(*v, int(d)) for *v, d in zip(*cols, df["n_deals"])]
     for i, suffix in enumerate(("", "_se", "_ci_low", "_ci_high")):
         df[out + suffix] = [x[i] for x in res]
     return df
@@ -497,7 +497,7 @@ def bonus_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
                           [r["pay_n"], r["n_sq"], r["n_x_pay"], r["n_x_n"]],
                           [r["pay_x_pay"], r["n_x_pay"], o["pay_sq"], o["pay_n"]],
                           [r["pay_x_n"], r["n_x_n"], o["pay_n"], o["n_sq"]]], dtype=np.float64)
-        est.append(ratio_difference_ci((r["pay_sum"], r["n"], o["pay_sum"], o["n"]), cross, int(r["deals"])))
+        est.append(ratio_difference_ci((r["pay_sum"], r["n"], o["pay_sum"], o["n"]), cross, int(r["n_deals"])))
     for i, col in enumerate(("value", "value_se", "value_ci_low", "value_ci_high")):
         df[col] = [e[i] for e in est]
     return df
