@@ -295,11 +295,16 @@ def play_deal(hands0, banker, streak, policies, prow, choose_fold, choose_lead, 
     settle_kernel(dong, closer, banker, streak, folded, params[R_BASELINE], params[R_BANKER_MULT] != 0,
                   params[R_SWEEP], 1, params[R_FOLD_COST], pay)
     if close_stands:
-        # 包尊 doubles the settlement: the extra is the single settlement once more.
+        # 包尊 doubles the settlement: the extra is the single settlement once more. A folded
+        # seat's fold cost is outside the settlement and every bonus (RULES.md §4.6): not doubled.
+        extra = 0
         for s in range(n_players):
-            bonus[s, B_SUPREME_CLOSE] += pay[s]
+            if s != closer and folded[s] == 0:
+                bonus[s, B_SUPREME_CLOSE] += pay[s]
+                extra -= pay[s]
+        bonus[closer, B_SUPREME_CLOSE] += extra
         if record:
-            _record_bonus(rec_bonus, ri, nb, B_SUPREME_CLOSE, closer, pay[closer])
+            _record_bonus(rec_bonus, ri, nb, B_SUPREME_CLOSE, closer, extra)
         nb += 1
     if catcher >= 0 and params[R_CLOSE_REWARD] > 0:
         amount = _give(bonus, folded, B_SUPREME_CLOSE, catcher, params[R_CLOSE_REWARD])
