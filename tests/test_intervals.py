@@ -18,7 +18,7 @@ import pytest
 
 from tianjiu_sim import stats
 from tianjiu_sim.experiments.measures import HOLDINGS, bonus_finalize, holding_sums
-from tianjiu_sim.experiments.tidy import chunk_ids, chunk_sums, summarise_moments
+from tianjiu_sim.stats.tidy import chunk_ids, chunk_sums, summarise_moments
 from tianjiu_sim.sim.analysis import compare_data, compare_summary, compare_tables
 from tianjiu_sim.sim.duplicate import estimate, rotation_table
 from tianjiu_sim.sim.value import value_summary

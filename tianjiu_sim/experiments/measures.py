@@ -30,8 +30,8 @@ from ..errors import TjsimError
 from ..kernels.dealing import check_method, deal_for_banker, make_plan
 from ..kernels.layout import STREAM_DEAL
 from ..kernels.rng import seed_stream
-from ..game.tiles import (BB_EARTH, BB_EIGHTS, BB_FIVES, BB_FOLK_SUIT, BB_HARMONY, BB_HEAVEN, BB_LAO, BB_MAN,
-                    BB_NINES, BB_SEVENS, BB_SUPREME, KIND_BITS, N_CIVIL_KINDS, kind_mask)
+from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_MILITARY_PAIRS, BB_QUARTETS, BB_SUPREME, KIND_BITS,
+                          N_CIVIL_KINDS, kind_mask)
 from ..sim.duplicate import rotation_table
 from ..sim.odds import MAX_HAND_TILES, all_events, exact_probabilities
 from ..sim.runner import deal_plan, run_deals
@@ -98,8 +98,8 @@ def _check_method_fits(cell: dict, options: dict) -> list[str]:
 # Events (INTERFACES.md deal-odds names), evaluated here with tile masks so this measure
 # depends only on the public dealing kernel; odds.py supplies exact values by name.
 _CIVIL_PAIRS = tuple(sum(1 << b for b in bits) for bits in KIND_BITS[:N_CIVIL_KINDS])
-_MIL_PAIRS = (BB_NINES, BB_EIGHTS, BB_SEVENS, BB_FIVES)
-_QUARTETS = (BB_HEAVEN | BB_NINES, BB_EARTH | BB_EIGHTS, BB_MAN | BB_SEVENS, BB_HARMONY | BB_FIVES)
+_MIL_PAIRS = BB_MILITARY_PAIRS
+_QUARTETS = BB_QUARTETS
 _CIVIL_PAIR_ARR = np.array(_CIVIL_PAIRS, dtype=np.int64)
 _MIL_PAIR_ARR = np.array(_MIL_PAIRS, dtype=np.int64)
 _QUARTET_ARR = np.array(_QUARTETS, dtype=np.int64)

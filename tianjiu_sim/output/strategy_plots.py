@@ -76,7 +76,7 @@ def plot_payment_distribution(dist: pd.DataFrame, path: Path, info: dict) -> str
 
 def plot_convergence(chunks: pd.DataFrame, path: Path, info: dict) -> str:
     """Running mean with its 95% CI band against deals played, per strategy and per difference."""
-    from ..experiments.tidy import running_moments  # noqa: PLC0415
+    from ..stats.tidy import running_moments  # noqa: PLC0415
 
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))

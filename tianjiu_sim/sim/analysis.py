@@ -21,7 +21,7 @@ from ..kernels.dealing import make_plan, ROUNDS
 from .duplicate import per_deal_means, rotation_table
 from ..game.rules import RuleSet
 from .runner import play_rows, policy_ids
-from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
+from ..stats.tidy import chunk_ids, chunk_size, chunk_sums, summarise_moments
 from ..stats import mean_ci_of
 
 @dataclass

@@ -43,6 +43,7 @@ from numba import njit, prange
 
 from ..kernels.bits import pdep
 from ..errors import TjsimError
+from ..stats import wilson
 from ..kernels.layout import STREAM_DEAL, STREAM_PREVIOUS_DEAL, STREAM_PREVIOUS_DICE, STREAM_PREVIOUS_PLAY
 from ..kernels.rng import seed_stream
 from .runner import play_rows, policy_ids
@@ -821,8 +822,6 @@ class OddsRun:
 
     def rows(self) -> list[dict]:
         """One row per event × shuffle × method, INTERFACES.md deal-odds CSV columns."""
-        from ..stats import wilson
-
         out = []
         for e in self.events:
             for sh in self.shuffles:

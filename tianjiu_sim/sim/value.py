@@ -36,7 +36,7 @@ from ..kernels.dealing import ROUNDS
 from ..errors import TjsimError
 from ..kernels.rng import randbelow, seed_stream
 from ..game.rules import RuleSet
-from ..experiments.tidy import chunk_ids, chunk_size, chunk_sums, ratio_difference
+from ..stats.tidy import chunk_ids, chunk_size, chunk_sums, ratio_difference
 from ..game.tiles import BB_QUARTETS, KIND_BITS, TILE_KIND, bits_of, parse_hand
 
 NAMED_TILES = {"supreme": "4-2 2-1", "heaven_pair": "6-6 6-6"}

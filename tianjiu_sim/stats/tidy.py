@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..stats import mean_ci, ratio_difference_ci
+from . import mean_ci, ratio_difference_ci
 
 
 def chunk_size(deals: int) -> int:
