@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..kernels.dealing import deal_for_banker, make_plan, ROUNDS
-from ..kernels.engine import deal_scratch, play_deal
+from .engine import deal_scratch, play_deal
 from ..kernels.layout import MAX_BONUS, MAX_PLAYS, MAX_TRICKS
 from ..kernels.tables import pack_params, tables
 from ..errors import TjsimError
@@ -23,7 +23,7 @@ from ..kernels.layout import STREAM_DEAL, STREAM_DICE, STREAM_PLAY
 from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
 from ..kernels.layout import R_NCLASSES, R_PLAYERS
-from ..strategies.registry import POLICIES, choose_fold, choose_follow, choose_lead
+from ..strategies.registry import POLICIES
 from ..kernels.threads import fetch_add1, set_threads
 from .trace import to_trace
 
@@ -86,9 +86,8 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
             seed_stream(st_play, seed, streams[1], d)
             seed_stream(st_dice, seed, streams[2], d)
             closer = play_deal(hands0, banker, streaks[i % streaks.shape[0]], policies, i % policies.shape[0],
-                               choose_fold, choose_lead, choose_follow, params, tabs, st_play, st_dice,
-                               obs, buf, kv, hands, dong, folded, pay, bonus, rec_plays, rec_tricks, rec_bonus,
-                               rec_n, i, cnt)
+                               params, tabs, st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
+                               rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
             out_closer[i] = closer
             if keep_hands:
                 for s in range(players):

@@ -5,9 +5,11 @@ arrays (`tables.pack_params`, `tables.build_tables`; layouts in `layout.py`), so
 differ only in data. Nothing allocates per move; the optional trace goes into preallocated
 int arrays that `sim/trace.py` turns into the INTERFACES.md JSON.
 
-Decisions go through the `choose_*` functions the caller passes in (strategies/registry.py),
-which see only the observation array `obs` (public facts plus the decider's own hand): the
-engine keeps the hands to itself, and this module knows no strategy.
+Decisions go through the registry's `choose_*` (strategies/registry.py), which see only the
+observation array `obs` (public facts plus the decider's own hand): the engine keeps the
+hands to itself. The engine sits above the strategies because numba inlines only calls it can
+resolve statically: strategies passed in as function arguments were not inlined and cost
+40–50 % of the engine's speed (benchmarks/README.md, "Engine").
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..game.settlement import settle_kernel
-from .layout import (
+from ..kernels.layout import (
     RB_AMOUNT, RB_PAID, RB_SEAT, RB_TYPE, RN_BONUSES, RN_PLAYS, RN_TRICKS, RP_ACTION, RP_SEAT, RP_TILES,
     RP_TRICK, RT_DONG, RT_LEADER, RT_WINNER,
     ACT_BEAT, ACT_DISCARD, ACT_LEAD, B_QUARTET, B_SUPREME, B_SUPREME_CLOSE, C_BEAT, C_BEATEN, C_LED,
@@ -26,8 +28,9 @@ from .layout import (
     R_QUARTET_BONUS, R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
     R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR
 )
-from .legality import combo_tiles, may_fold
-from .rng import randbelow
+from ..kernels.legality import combo_tiles, may_fold
+from ..kernels.rng import randbelow
+from ..strategies.registry import choose_fold, choose_follow, choose_lead
 
 
 @njit(cache=True, inline="always")
@@ -104,14 +107,13 @@ def deal_scratch(players):
 
 
 @njit(cache=True, inline="always")
-def play_deal(hands0, banker, streak, policies, prow, choose_fold, choose_lead, choose_follow, params, tabs,
+def play_deal(hands0, banker, streak, policies, prow, params, tabs,
               st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
               rec_plays, rec_tricks, rec_bonus, rec_n, ri, counts):
     """Play one deal from `hands0`; fills dong, folded, pay (net, bonuses included), bonus[seat, type].
 
-    `choose_fold(policy, obs, tabs, params, st)`, `choose_lead(policy, obs, tabs, params, st, buf)`
-    and `choose_follow(policy, obs, tabs, params, st, buf, kv)` decide for seat s with id
-    `policies[prow, s]` (strategies/registry.py): the engine passes them the observation only.
+    Seat s decides with policy id `policies[prow, s]` through the registry's `choose_fold`,
+    `choose_lead` and `choose_follow`, which get the observation only.
     (A row index, not a row: a view per deal would cost a reference count on the shared array.)
 
     Returns the closer (結) or -1 for a void deal. Records the trace into slab `ri` of the 3-D
