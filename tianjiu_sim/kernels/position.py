@@ -1,0 +1,346 @@
+"""Positions of a Tien Gow deal (RULES.md §8) and their exact values through the solver kernel.
+
+A `Position` is everything needed to finish the deal: the hands still held, each seat's 戙, the
+folded seats, banker and streak, the trick in progress (leader and the plays so far) and the
+bonus state (who has led, a suspended 賀尊, bonuses already paid).  `Solver` turns one into the
+kernel's arrays and returns the paranoid value V_s of the position and of each distinct legal
+action of the seat to act (copies of a kind are one action).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+
+import numpy as np
+
+from ..errors import TjsimError
+from ..game.catalogue import catalogue
+from ..game.reference import settle_reference
+from ..game.rules import RuleSet
+from ..game.tiles import TILE_KIND, bits_of, popcount
+from . import solver as K
+
+LEAD, BEAT, DISCARD = "lead", "beat", "discard"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a deal; `trick` holds the plays of the trick in progress as (seat, action, mask)."""
+
+    rules: RuleSet
+    hands: tuple[int, ...]
+    dong: tuple[int, ...]
+    leader: int
+    banker: int = 0
+    streak: int = 1
+    folded: frozenset[int] = frozenset()
+    trick: tuple[tuple[int, str, int], ...] = ()
+    has_led: frozenset[int] = frozenset()  # seats that led a trick before the one in progress
+    pending: tuple[int, int] | None = None  # suspended 賀尊: (至尊 leader, winner of that trick)
+    paid: tuple[int, ...] = field(default=())  # each seat's net receipts so far (bonuses; at the end, all)
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    def active(self) -> list[int]:
+        """Seats that have not folded."""
+        return [s for s in range(self.players) if s not in self.folded]
+
+    def next_active(self, seat: int) -> int:
+        """The next seat after `seat` in playing order that has not folded."""
+        for k in range(1, self.players + 1):
+            s = (seat + k) % self.players
+            if s not in self.folded:
+                return s
+        raise AssertionError("no active seat")
+
+    def to_act(self) -> int:
+        """The seat whose turn it is (-1 once the deal is over)."""
+        if not self.trick:
+            return self.leader if self.hands[self.leader] else -1
+        return self.next_active(self.trick[-1][0])
+
+    def standing(self) -> tuple[int, int, bool]:
+        """(play number standing highest, its seat, whether it is the lead) of the trick in progress."""
+        cat = catalogue(self.rules)
+        seat, _, mask = self.trick[0]
+        win_p, win_seat, is_lead = cat.find(mask), seat, True
+        for s, action, m in self.trick[1:]:
+            if action == BEAT:
+                win_p, win_seat, is_lead = cat.find(m), s, False
+        return win_p, win_seat, is_lead
+
+    def check(self) -> None:
+        """Raise TjsimError unless the position is consistent (tiles, counts, seats)."""
+        n = self.players
+        if len(self.hands) != n or len(self.dong) != n:
+            raise TjsimError(f"a position needs one hand and one 戙 count per player ({n})")
+        for name, seat in (("leader", self.leader), ("banker", self.banker)):
+            if not 0 <= seat < n:
+                raise TjsimError(f"--{name} must be a seat 0 to {n - 1}, got {seat}")
+        if self.streak < 1:
+            raise TjsimError(f"--streak must be at least 1, got {self.streak}")
+        if self.leader in self.folded:
+            raise TjsimError(f"the leader (seat {self.leader}) has folded")
+        used = 0
+        for s, h in enumerate(self.hands):
+            if h & used:
+                raise TjsimError("a tile is in two hands")
+            used |= h
+        for _, _, m in self.trick:
+            if m & used:
+                raise TjsimError("a tile of the trick in progress is also in a hand")
+            used |= m
+        active = self.active()
+        if len(active) < 2:
+            raise TjsimError("fewer than two seats play: the deal is void")
+        if any(d < 0 for d in self.dong):
+            raise TjsimError(f"戙 must not be negative, got {list(self.dong)}")
+        if any(self.dong[s] or self.hands[s] for s in self.folded):
+            raise TjsimError("a folded seat holds no tiles and no 戙")
+        played = {s: 0 for s in active}
+        for s, _, m in self.trick:
+            played[s] = popcount(m)
+        sizes = {popcount(self.hands[s]) + played[s] for s in active}
+        if len(sizes) != 1:
+            raise TjsimError("the hands do not add up: every active seat must hold as many tiles "
+                             "(counting the tiles it played in the trick in progress)")
+        held = sizes.pop()
+        total = self.rules.tiles_per_player
+        if sum(self.dong) + held != total:
+            raise TjsimError(f"the 戙 ({sum(self.dong)}) and the tiles still held ({held} each) must add "
+                             f"up to the tiles per player ({total})")
+
+
+def _discards(hand: int, size: int) -> list[int]:
+    """Every distinct discard of `size` tiles (one per multiset of kinds), lowest copies first."""
+    seen, out = set(), []
+    for combo in combinations(list(bits_of(hand)), size):
+        kinds = tuple(sorted(TILE_KIND[b] for b in combo))
+        if kinds not in seen:
+            seen.add(kinds)
+            out.append(sum(1 << b for b in combo))
+    return out
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the seat to act and its exact value for the perspective seat."""
+
+    action: str
+    mask: int
+    value: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact value of a position for `seat`, the value of each action, and the nodes searched."""
+
+    seat: int
+    to_act: int
+    value: float
+    actions: tuple[Action, ...]
+    nodes: int
+    chance: bool  # the seat to act throws the residual-tile dice first
+
+
+class Solver:
+    """Exact values of positions under one rule set (holds the tables and the transposition table)."""
+
+    def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS):
+        self.rules = rules
+        self.cat = catalogue(rules)
+        self.T = K.build_solver_tables(rules)
+        self.Q = K.pack_solver_params(rules)
+        self.tt = K.new_tt(tt_bits)
+        self.scratch = K.new_scratch()
+        self.gen = 0
+
+    # -- the kernel's view of a position ------------------------------------------------
+    def _arrays(self, pos: Position, seat: int):
+        n = pos.players
+        X = np.zeros(K.N_X, dtype=np.int64)
+        X[K.X_SEAT] = seat
+        X[K.X_BANKER] = pos.banker
+        X[K.X_STREAK] = pos.streak
+        led = sum(1 << s for s in pos.has_led)
+        X[K.X_PEND_LEADER], X[K.X_PEND_WINNER] = pos.pending if pos.pending else (-1, -1)
+        X[K.X_FOLDED] = sum(1 << s for s in pos.folded)
+        X[K.X_ACTIVE] = n - len(pos.folded)
+        X[K.X_GEN] = self.gen
+        hands = np.array(pos.hands, dtype=np.int64)
+        dong = np.array(pos.dong, dtype=np.int64)
+        if not pos.trick:
+            X[K.X_HAS_LED] = led
+            node = (pos.leader, -1, -1, pos.leader, 0, -1, 0, pos.leader)
+        else:
+            X[K.X_HAS_LED] = led | 1 << pos.leader
+            first = 0 if pos.leader in pos.has_led else 1
+            lead_p = self.cat.find(pos.trick[0][2])
+            win_p, win_seat, is_lead = pos.standing()
+            caught = -1
+            if lead_p == self.cat.supreme and len(pos.trick) > 1:
+                beats = [s for s, a, _ in pos.trick if a == BEAT]
+                caught = beats[0] if beats else -1
+            node = (pos.leader, lead_p, win_p, win_seat, int(is_lead), caught, first, pos.trick[-1][0])
+        return X, hands, dong, node
+
+    def _value(self, pos: Position, seat: int, guess: float = 0.0) -> tuple[float, int]:
+        """The future value for `seat` from `pos` (bonuses already paid excluded) and the nodes searched."""
+        X, hands, dong, node = self._arrays(pos, seat)
+        if pos.to_act() < 0:
+            raise TjsimError("the deal is over: no position to solve")
+        v = K.solve_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess))
+        return float(v), int(X[K.X_NODES])
+
+    def value(self, pos: Position, seat: int) -> tuple[float, int]:
+        """V_seat of the position (bonuses already paid included) and the nodes searched."""
+        pos.check()
+        self.gen += 1
+        v, nodes = self._value(pos, seat)
+        return v + (pos.paid[seat] if pos.paid else 0), nodes
+
+    # -- actions ------------------------------------------------------------------------
+    def legal_actions(self, pos: Position) -> list[tuple[str, int]]:
+        """Each distinct legal action of the seat to act: ('lead'|'beat'|'discard', tiles)."""
+        cat = self.cat
+        seat = pos.to_act()
+        if seat < 0:
+            return []
+        hand = pos.hands[seat]
+        plays = [p for p in range(cat.n) if int(cat.mask[p]) & hand == int(cat.mask[p])
+                 and int(cat.need_absent[p]) & hand == 0]
+        if not pos.trick:
+            forced = self.dice_suits(pos)
+            if forced:
+                union = 0
+                for m in forced:
+                    union |= m
+                plays = [p for p in plays if cat.size[p] == 1 and int(cat.mask[p]) & union]
+            return [(LEAD, int(cat.mask[p])) for p in sorted(plays, key=lambda p: int(cat.mask[p]))]
+        size = popcount(pos.trick[0][2])
+        win_p, _, is_lead = pos.standing()
+        last = popcount(pos.hands[pos.leader]) == 0
+        out = []
+        early = (last and self.rules.early_death
+                 and pos.dong[seat] + size < self.rules.early_death_min_dong)
+        if not early:
+            rel = cat.beats_led if is_lead else cat.beats_follow
+            out += [(BEAT, int(cat.mask[p])) for p in sorted(plays, key=lambda p: int(cat.mask[p]))
+                    if rel[p, win_p]]
+        out += [(DISCARD, d) for d in _discards(hand, size)]
+        return out
+
+    def dice_suits(self, pos: Position) -> list[int]:
+        """Suit masks the residual-tile dice may force on the leader (empty: no dice)."""
+        q = self.Q
+        hand = pos.hands[pos.leader]
+        if not q[K.Q_DICE] or popcount(hand) not in (2, 3):
+            return []
+        if any(hand & int(self.T[K.ROW_TILE + b, K.K_PARTNERS]) for b in bits_of(hand)):
+            return []
+        suits = set()
+        order = [int(q[K.Q_SUIT_GONG]), int(q[K.Q_SUIT_ZA]), int(q[K.Q_SUIT_YAO])]
+        for total in range(2, 13):
+            suit = order[0] if total >= self.rules.dice_gong_min else (
+                order[1] if total >= self.rules.dice_za_min else order[2])
+            if not hand & suit:
+                suit = next(m for m in order if hand & m)
+            suits.add(suit)
+        return sorted(suits)
+
+    def apply(self, pos: Position, action: str, mask: int) -> Position:
+        """The position after the seat to act plays `action` with the tiles `mask`."""
+        seat = pos.to_act()
+        hands = list(pos.hands)
+        hands[seat] &= ~mask
+        trick = pos.trick + ((seat, action, mask),)
+        if pos.next_active(seat) != pos.leader:
+            return replace(pos, hands=tuple(hands), trick=trick)
+        return _finish_trick(self.rules, self.cat, replace(pos, hands=tuple(hands), trick=trick))
+
+    def solve(self, pos: Position, seat: int | None = None) -> Solution:
+        """V_seat of the position and of each distinct legal action of the seat to act."""
+        pos.check()
+        to_act = pos.to_act()
+        if to_act < 0:
+            raise TjsimError("the deal is over: no position to solve")
+        seat = to_act if seat is None else seat
+        if not 0 <= seat < pos.players or seat in pos.folded:
+            raise TjsimError(f"--seat must be a seat that plays, 0 to {pos.players - 1}, got {seat}")
+        self.gen += 1
+        paid0 = pos.paid[seat] if pos.paid else 0
+        nodes = 0
+        actions = []
+        guess = 0.0
+        for action, mask in self.legal_actions(pos):
+            child = self.apply(pos, action, mask)
+            if child.to_act() < 0:
+                v = float(child.paid[seat]) - paid0  # the deal is over: `paid` is the whole result
+            else:
+                fut, n = self._value(child, seat, guess)
+                nodes += n
+                v = fut + (child.paid[seat] if child.paid else 0) - paid0
+                guess = fut
+            actions.append(Action(action, mask, v + paid0))
+        chance = not pos.trick and bool(self.dice_suits(pos))
+        if chance:
+            value, n = self._value(pos, seat)
+            nodes += n
+            value += paid0
+        else:
+            pick = max if to_act == seat else min
+            value = pick(a.value for a in actions)
+        return Solution(seat, to_act, value, tuple(actions), nodes, chance)
+
+
+def _finish_trick(rules: RuleSet, cat, pos: Position) -> Position:
+    """Close the trick in progress: 戙, bonuses (§5.4), the next leader; settle if the deal is over."""
+    leader = pos.leader
+    lead_mask = pos.trick[0][2]
+    lead_p = cat.find(lead_mask)
+    size = popcount(lead_mask)
+    win_p, winner, _ = pos.standing()
+    dong = list(pos.dong)
+    dong[winner] += size
+    paid = list(pos.paid) if pos.paid else [0] * pos.players
+    active = pos.active()
+    first = leader not in pos.has_led
+    last = pos.hands[leader] == 0
+    pending = pos.pending
+
+    def give(receiver: int, per: int) -> None:
+        for s in active:
+            if s != receiver:
+                paid[s] -= per
+                paid[receiver] += per
+
+    extra = 1
+    catcher = None
+    if lead_p == cat.supreme:
+        beats = [s for s, a, _ in pos.trick if a == BEAT]
+        if last and rules.supreme_close:
+            if winner == leader:
+                extra = 2
+            elif beats and winner == beats[0]:
+                catcher = winner
+        elif not last and first and rules.supreme_bonus > 0:
+            if winner != leader and rules.supreme_bonus_suspended:
+                pending = (leader, winner)
+            else:
+                give(leader, rules.supreme_bonus)
+    if int(cat.cls[lead_p]) == cat.quartet_class and rules.quartet_bonus > 0:
+        give(winner, rules.quartet_bonus)
+    if last:
+        if pending is not None and pending[1] != winner:
+            give(pending[0], rules.supreme_bonus)
+        pending = None
+        if catcher is not None and rules.supreme_close_reward > 0:
+            give(catcher, rules.supreme_close_reward)
+        settlement = settle_reference(rules, dong, winner, pos.banker, pos.streak, sorted(pos.folded),
+                                      doubled=extra == 2)
+        paid = [p + q for p, q in zip(paid, settlement)]
+    return replace(pos, dong=tuple(dong), paid=tuple(paid), trick=(), leader=winner,
+                   has_led=pos.has_led | {leader}, pending=pending)

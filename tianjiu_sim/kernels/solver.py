@@ -1,0 +1,700 @@
+"""Exact perfect-information solver (RULES.md §8): the paranoid value V_s of a Tien Gow position.
+
+Every hand is visible; seat `s` maximises its net result for the deal (settlement of §5.1–5.3
+plus the bonuses of §5.4) and the other seats minimise it together.  The residual-tile dice
+(§4.7) are chance nodes averaged over the 36 throws, so values are floats (integers whenever
+no dice can be thrown).
+
+One recursive numba kernel (`_search`) walks the tree play by play: fail-soft alpha-beta with
+the transposition table probed and stored only at trick boundaries (hands + 戙 + leader +
+bonus state), driven by zero-window tests (`solve_kernel`).  The value stored for a boundary is
+the *future* result from that boundary on; bonuses already paid are added by the caller, so the
+same entry serves every path into the position.
+
+Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read at d2bc4c2):
+- the driver of `SolverIF.cpp` (guess / lowerbound / upperbound, one zero-window
+  `ABsearch` per step, `lowerbound = guess++` or `upperbound = --guess`) is `solve_kernel`'s
+  MTD(f) loop over the integer value, generalised to fail-soft windows (b − 1, b) so the dice's
+  fractional values also converge;
+- the transposition table of `TransTable.h` (`nodeCardsType`: lower bound, upper bound and the
+  best move, stored only at the start of a trick) is `tt_val` + `tt_best` here, keyed by the
+  exact holdings instead of DDS's relative-rank partitions;
+- `Moves::MoveGen0/123` generate one move per *sequence* of equivalent cards (cards adjacent
+  once the cards played are removed): `_groups` does the same for tiles — multi-free tiles of
+  one class with no other seat's tile ranked between them, copies of a kind, and (dice off) all
+  tiles of classes no other seat holds — for leads, single beats and face-down discards;
+- the quick tricks of `QuickTricks.cpp` become `_sure_bound`: a leader whose every tile is an
+  unbeatable single takes every remaining trick, which is a bound on the value (a lower bound
+  for the maximiser on lead, an upper one for a minimiser) that cuts before any move is made;
+- move ordering in the spirit of `Moves::WeightAlloc*`: the TT's best lead first, sure winners
+  next; a follower whose side is already winning discards its weakest tiles first, otherwise it
+  beats (cheapest beat when it is the last to act).
+
+Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
+remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
+play of the hand, and with the dice on the two share a folk suit), so one representative per
+group is searched.  The differential test (tests/test_solver.py) checks the whole solver against
+a plain minimax (tests/brute_force.py) that shares none of this code.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from ..game.catalogue import catalogue
+from ..game.rules import RuleSet
+from ..game.tiles import BB_FOLK_SUIT, KIND_BY_PIPS, KIND_BITS, N_TILES, TILE_KIND
+from .bits import ctz, popcount
+
+INF = 1e18
+
+# --- solver tables: one int64 array [N_TROWS, TW] (rows are plays, then tiles, then bit groups)
+TW = 96
+C_MASK, C_CLS, C_RANK, C_SIZE, C_NEED, C_BU_LED, C_BU_FOL = 0, 1, 2, 3, 4, 5, 6
+ROW_PLAY = 0            # rows play: columns C_*
+ROW_BL = 96             # rows play: count, then the plays beating it standing as the lead
+ROW_BF = 192            # … standing as a follower
+ROW_TILE = 288          # rows tile bit: columns K_*
+ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
+N_TROWS = 352
+K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK = range(10)
+
+# --- rule parameters (int64 vector)
+(Q_PLAYERS, Q_EARLY, Q_MIN_DONG, Q_BASELINE, Q_BANKER_MULT, Q_SWEEP, Q_SUP_BONUS, Q_SUSPENDED,
+ Q_SUP_CLOSE, Q_CLOSE_REWARD, Q_QUARTET_BONUS, Q_DICE, Q_DICE_GONG, Q_DICE_ZA, Q_SUP_PLAY,
+ Q_ZA8_PLAY, Q_QUARTET_CLASS, Q_FOLD_COST, Q_SUIT_GONG, Q_SUIT_ZA, Q_SUIT_YAO, Q_SUP_MASK) = range(22)
+N_Q = 24
+
+# --- per-solve context (int64 vector, partly mutated during the search and restored)
+(X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
+ X_GEN, X_ACTIVE) = range(10)
+N_X = 12
+
+MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
+MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
+TT_BITS = 20
+# per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits
+G_KEYS, G_MASKS, G_BITS, G_WIDTH = 32, 48, 64, 80
+
+
+def build_solver_tables(rules: RuleSet) -> np.ndarray:
+    """The solver's play and tile tables for a rule set (layout: ROW_* / C_* / K_*)."""
+    cat = catalogue(rules)
+    n = cat.n
+    if n > 96:
+        raise ValueError(f"the solver's tables hold 96 plays, the catalogue has {n}")
+    t = np.zeros((N_TROWS, TW), dtype=np.int64)
+    masks = [int(m) for m in cat.mask]
+    for p in range(n):
+        t[ROW_PLAY + p, C_MASK] = masks[p]
+        t[ROW_PLAY + p, C_CLS] = int(cat.cls[p])
+        t[ROW_PLAY + p, C_RANK] = int(cat.rank[p])
+        t[ROW_PLAY + p, C_SIZE] = int(cat.size[p])
+        t[ROW_PLAY + p, C_NEED] = int(cat.need_absent[p])
+        for col, rel, row in ((C_BU_LED, cat.beats_led, ROW_BL), (C_BU_FOL, cat.beats_follow, ROW_BF)):
+            beaters = [a for a in range(n) if rel[a, p]]
+            union = 0
+            for a in beaters:
+                union |= masks[a]
+            t[ROW_PLAY + p, col] = union
+            t[row + p, 0] = len(beaters)
+            t[row + p, 1:1 + len(beaters)] = beaters
+    single = {masks[p].bit_length() - 1: p for p in range(n) if cat.size[p] == 1}
+    suit_index = {s: i for i, s in enumerate("宫杂幺")}
+    pairs = [m for m, k in zip(masks, cat.size) if k == 2]
+    for b in range(N_TILES):
+        p = single[b]
+        c, r = int(cat.cls[p]), int(cat.rank[p])
+        same = [q for q in single.values() if int(cat.cls[q]) == c]
+        lo, hi = min(int(cat.rank[q]) for q in same), max(int(cat.rank[q]) for q in same)
+        row = ROW_TILE + b
+        t[row, K_SINGLE] = p
+        t[row, K_CLS] = c
+        t[row, K_RANK] = r
+        t[row, K_ABOVE] = sum(masks[q] for q in same if int(cat.rank[q]) > r)
+        t[row, K_EQUAL] = sum(masks[q] for q in same if int(cat.rank[q]) == r and q != p)
+        partners = 0
+        for m in pairs:
+            if m >> b & 1:
+                partners |= m & ~(1 << b)
+        t[row, K_PARTNERS] = partners
+        t[row, K_KIND] = TILE_KIND[b]
+        t[row, K_SUIT] = next(suit_index[s] for s, m in BB_FOLK_SUIT.items() if m >> b & 1)
+        t[row, K_STR] = 100 * (r - lo) // max(1, hi - lo)
+        t[row, K_CMASK] = sum(masks[q] for q in same)
+    # Group reductions use "a tile is in a multi-tile play of the hand iff it is in a two-tile
+    # play of the hand"; check that every tile of a larger play is in a two-tile play inside it.
+    for m, k in zip(masks, cat.size):
+        if k > 2 and any(not any(q >> b & 1 and q & m == q for q in pairs) for b in range(N_TILES) if m >> b & 1):
+            raise ValueError(f"play {m:#x}: a tile is in no two-tile play inside it")
+    groups: list[list[int]] = [[] for _ in range(N_TILES)]
+    for p in range(n):
+        groups[masks[p].bit_length() - 1].append(p)
+    for b, g in enumerate(groups):
+        t[ROW_HB + b, 0] = len(g)
+        t[ROW_HB + b, 1:1 + len(g)] = g
+    return t
+
+
+def pack_solver_params(rules: RuleSet) -> np.ndarray:
+    """The rule settings the solver needs, as an int64 vector (layout: Q_*)."""
+    cat = catalogue(rules)
+    q = np.zeros(N_Q, dtype=np.int64)
+    q[Q_PLAYERS] = rules.players
+    q[Q_EARLY] = rules.early_death
+    q[Q_MIN_DONG] = rules.early_death_min_dong
+    q[Q_BASELINE] = rules.baseline
+    q[Q_BANKER_MULT] = rules.banker_multiplier
+    q[Q_SWEEP] = rules.sweep_multiplier
+    q[Q_SUP_BONUS] = rules.supreme_bonus
+    q[Q_SUSPENDED] = rules.supreme_bonus_suspended
+    q[Q_SUP_CLOSE] = rules.supreme_close
+    q[Q_CLOSE_REWARD] = rules.supreme_close_reward
+    q[Q_QUARTET_BONUS] = rules.quartet_bonus
+    q[Q_DICE] = rules.residual_dice and rules.players != 2
+    q[Q_DICE_GONG] = rules.dice_gong_min
+    q[Q_DICE_ZA] = rules.dice_za_min
+    q[Q_SUP_PLAY] = cat.supreme
+    za8 = (1 << KIND_BITS[KIND_BY_PIPS["6-2"].index][0]) | (1 << KIND_BITS[KIND_BY_PIPS["5-3"].index][0])
+    q[Q_ZA8_PLAY] = cat.find(za8)
+    q[Q_QUARTET_CLASS] = cat.quartet_class
+    q[Q_FOLD_COST] = rules.fold_cost
+    q[Q_SUIT_GONG] = BB_FOLK_SUIT["宫"]
+    q[Q_SUIT_ZA] = BB_FOLK_SUIT["杂"]
+    q[Q_SUIT_YAO] = BB_FOLK_SUIT["幺"]
+    q[Q_SUP_MASK] = int(cat.mask[cat.supreme])
+    return q
+
+
+def new_tt(bits: int = TT_BITS):
+    """An empty transposition table: keys [2^bits, 3], bounds [2^bits, 2], best move, generation."""
+    size = 1 << bits
+    return (np.zeros((size, 3), dtype=np.int64), np.zeros((size, 2), dtype=np.float64),
+            np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64))
+
+
+def new_scratch():
+    """Per-ply move lists, ordering keys and tile-group rows for the search."""
+    return (np.zeros((MAX_PLY, MOVE_W), dtype=np.int64), np.zeros((MAX_PLY, MOVE_W), dtype=np.int64),
+            np.zeros((MAX_PLY, G_WIDTH), dtype=np.int64))
+
+
+# ---------------------------------------------------------------------------
+# Small helpers (inlined)
+# ---------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _next_active(seat, n, folded):
+    """The next seat after `seat` in playing order that has not folded."""
+    s = seat + 1
+    if s >= n:
+        s -= n
+    while folded >> s & 1:
+        s += 1
+        if s >= n:
+            s -= n
+    return s
+
+
+@njit(cache=True, inline="always")
+def _holds(T, p, hand):
+    """Whether the hand makes play p with its canonical copies (lower copy first)."""
+    m = T[ROW_PLAY + p, C_MASK]
+    return (m & hand) == m and (T[ROW_PLAY + p, C_NEED] & hand) == 0
+
+
+@njit(cache=True, inline="always")
+def _give(X, receiver, per):
+    """What seat s gains when every other active seat pays `per` to `receiver`."""
+    if X[X_SEAT] == receiver:
+        return float(per * (X[X_ACTIVE] - 1))
+    return float(-per)
+
+
+@njit(cache=True, inline="always")
+def _terminal(Q, X, dong, closer, extra, catcher):
+    """Seat s's result once the hands are empty: settlement (§5.1–5.3) and the end-of-deal bonuses."""
+    n = Q[Q_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    total = 0
+    for i in range(n):
+        if not (folded >> i & 1):
+            total += dong[i]
+    sweep = Q[Q_SWEEP] if dong[closer] == total else 1
+    banker = X[X_BANKER]
+    got = 0
+    for i in range(n):
+        if i == closer or (i != s and s != closer):
+            continue
+        if folded >> i & 1:
+            pay = Q[Q_FOLD_COST]  # a folded seat pays the fold cost only, never multiplied
+        else:
+            base = Q[Q_BASELINE] - dong[i]
+            if dong[i] == 0:
+                base += 1  # 空戙
+            mult = 1
+            if Q[Q_BANKER_MULT] != 0 and (closer == banker or (i == banker and base > 0)):
+                mult = X[X_STREAK] + 1
+            pay = base * mult * sweep * extra
+        if i == s:
+            got -= pay
+        else:
+            got += pay
+    v = float(got)
+    if X[X_PEND_LEADER] >= 0 and X[X_PEND_WINNER] != closer:
+        v += _give(X, X[X_PEND_LEADER], Q[Q_SUP_BONUS])  # the suspended 賀尊 is paid after all
+    if catcher >= 0 and Q[Q_CLOSE_REWARD] > 0:
+        v += _give(X, catcher, Q[Q_CLOSE_REWARD])
+    return v
+
+
+@njit(cache=True, inline="always")
+def _groups(T, Q, hand, others, grow):
+    """Tile groups of `hand` (module docstring): grow[bit] = mask of the group of each held bit."""
+    dice = Q[Q_DICE] != 0
+    nk = 0
+    rest = hand
+    while rest:
+        b = ctz(rest)
+        low = rest & -rest
+        rest &= rest - 1
+        row = ROW_TILE + b
+        if hand & T[row, K_PARTNERS]:
+            key = 1000 + T[row, K_KIND]  # in a multi-tile play: only its copy is interchangeable
+        else:
+            above = others & T[row, K_ABOVE]
+            if not dice and (others & T[row, K_CMASK]) == 0:
+                key = 2000  # nobody else holds the class: an unbeatable lead that never follows
+            else:
+                key = 10000 + T[row, K_CLS] * 10000 + popcount(above) * 100
+                if others & T[row, K_EQUAL]:
+                    key += 1 + T[row, K_RANK]  # another seat holds an equal tile: ties split groups
+                if dice:
+                    key += 1000000 * (1 + T[row, K_SUIT])
+        g = nk
+        for i in range(nk):
+            if grow[G_KEYS + i] == key:
+                g = i
+                break
+        if g == nk:
+            grow[G_KEYS + nk] = key
+            grow[G_MASKS + nk] = 0
+            nk += 1
+        grow[G_MASKS + g] |= low
+        grow[b] = g
+    rest = hand
+    while rest:
+        b = ctz(rest)
+        rest &= rest - 1
+        grow[b] = grow[G_MASKS + grow[b]]
+
+
+@njit(cache=True, inline="always")
+def _sort(mv, ky, ply, nm):
+    """Insertion sort of one ply's moves by ordering key (lists are short)."""
+    for i in range(1, nm):
+        m = mv[ply, i]
+        k = ky[ply, i]
+        j = i - 1
+        while j >= 0 and ky[ply, j] > k:
+            mv[ply, j + 1] = mv[ply, j]
+            ky[ply, j + 1] = ky[ply, j]
+            j -= 1
+        mv[ply, j + 1] = m
+        ky[ply, j + 1] = k
+
+
+@njit(cache=True, inline="always")
+def _others(hands, n, folded, seat):
+    """Union of the hands of every other active seat."""
+    o = np.int64(0)
+    for i in range(n):
+        if i != seat and not (folded >> i & 1):
+            o |= hands[i]
+    return o
+
+
+@njit(cache=True, inline="always")
+def _tt_key(Q, X, hands, dong, leader):
+    """The boundary's key: tile owners (two words of nibbles), then 戙, leader, seat and bonus state."""
+    n = Q[Q_PLAYERS]
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    holder = -1
+    sup = Q[Q_SUP_MASK]
+    for i in range(n):
+        h = hands[i]
+        if (h & sup) == sup:
+            holder = i
+        while h:
+            b = ctz(h)
+            h &= h - 1
+            if b < 16:
+                k0 |= np.int64(i + 1) << (4 * b)
+            else:
+                k1 |= np.int64(i + 1) << (4 * (b - 16))
+    led = 0
+    if holder >= 0 and Q[Q_SUP_BONUS] > 0:
+        led = X[X_HAS_LED] & (1 << holder)  # who has led matters only for a 至尊 still to come
+    k2 = (leader | X[X_SEAT] << 3 | led << 6 | (X[X_PEND_LEADER] + 1) << 14
+          | (X[X_PEND_WINNER] + 1) << 18)
+    for i in range(n):
+        k2 |= np.int64(dong[i]) << (22 + 5 * i)
+    return k0, k1, k2
+
+
+@njit(cache=True, inline="always")
+def _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, bestp):
+    """Store a fail-soft result as a bound (or exact value), keeping the tighter of old and new."""
+    if not (ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2):
+        ttg[idx] = X[X_GEN]
+        ttk[idx, 0] = k0
+        ttk[idx, 1] = k1
+        ttk[idx, 2] = k2
+        ttv[idx, 0] = -INF
+        ttv[idx, 1] = INF
+    if v <= alpha:
+        if v < ttv[idx, 1]:
+            ttv[idx, 1] = v
+    elif v >= beta:
+        if v > ttv[idx, 0]:
+            ttv[idx, 0] = v
+    else:
+        ttv[idx, 0] = v
+        ttv[idx, 1] = v
+    if bestp >= 0:
+        ttb[idx] = bestp
+
+
+_I2 = types.int64[:, ::1]
+_I1 = types.int64[::1]
+_SEARCH_SIG = types.float64(_I2, _I1, _I1, _I2, types.float64[:, ::1], _I1, _I1, _I1, _I1, _I2, _I2, _I2,
+                            *([types.int64] * 10), types.float64, types.float64)
+
+
+@njit(_SEARCH_SIG, cache=True)  # an explicit signature: one compiled recursion, no literal variants
+def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
+            leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
+    """Fail-soft alpha-beta value (for seat X_SEAT) of the rest of the deal from this node.
+
+    lead_p = -1: a trick boundary, `leader` to lead (TT, quick bound, dice); -2: the leader's
+    choice within the dice's suit `forced`; >= 0: the lead of the trick in progress, `win_p`
+    standing for `win_seat` (`win_lead` = 1 while the lead stands), `actor` acted last,
+    `caught` = the seat whose 杂8 pair beat a led 至尊, `first` = 1 if it is the leader's first lead.
+    """
+    n = Q[Q_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    X[X_NODES] += 1
+    Z = np.int64(0)  # typed constants: a literal argument would compile another recursion
+    ONE = np.int64(1)
+    M1 = np.int64(-1)
+    M2 = np.int64(-2)
+    if lead_p >= 0:
+        seat = _next_active(actor, n, folded)
+        size = T[ROW_PLAY + lead_p, C_SIZE]
+        last = hands[leader] == 0
+        if seat == leader:
+            # The trick is over: 戙 to its winner, then the bonuses it gives (§5.4).
+            dong[win_seat] += size
+            pl = X[X_PEND_LEADER]
+            pw = X[X_PEND_WINNER]
+            bonus = 0.0
+            extra = 1
+            catcher = -1
+            if lead_p == Q[Q_SUP_PLAY]:
+                if last and Q[Q_SUP_CLOSE] != 0:
+                    if win_seat == leader:
+                        extra = 2
+                    elif win_seat == caught:
+                        catcher = caught
+                elif (not last) and first == 1 and Q[Q_SUP_BONUS] > 0:
+                    if win_seat != leader and Q[Q_SUSPENDED] != 0:
+                        X[X_PEND_LEADER] = leader
+                        X[X_PEND_WINNER] = win_seat
+                    else:
+                        bonus += _give(X, leader, Q[Q_SUP_BONUS])
+            if T[ROW_PLAY + lead_p, C_CLS] == Q[Q_QUARTET_CLASS] and Q[Q_QUARTET_BONUS] > 0:
+                bonus += _give(X, win_seat, Q[Q_QUARTET_BONUS])
+            if last:
+                v = bonus + _terminal(Q, X, dong, win_seat, extra, catcher)
+            else:
+                v = bonus + _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                                    win_seat, M1, M1, win_seat, Z, M1, Z, win_seat, Z,
+                                    alpha - bonus, beta - bonus)
+            dong[win_seat] -= size
+            X[X_PEND_LEADER] = pl
+            X[X_PEND_WINNER] = pw
+            return v
+
+        # A follower: beat the standing play or discard `size` tiles face down.
+        hand = hands[seat]
+        grow = gp[ply]
+        _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
+        maxing = seat == s
+        ours = (win_seat == s) == maxing
+        last_actor = _next_active(seat, n, folded) == leader
+        nm = 0
+        early = last and Q[Q_EARLY] != 0 and dong[seat] + size < Q[Q_MIN_DONG]
+        bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
+        if (not early) and (hand & bu) != 0:
+            row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
+            used = np.int64(0)
+            for i in range(1, T[row, 0] + 1):
+                p = T[row, i]
+                if not _holds(T, p, hand):
+                    continue
+                m = T[ROW_PLAY + p, C_MASK]
+                if size == 1:
+                    g = grow[ctz(m)]
+                    if used & g:
+                        continue  # an equivalent tile already beats
+                    used |= g
+                r = T[ROW_PLAY + p, C_RANK]
+                mv[ply, nm] = p
+                ky[ply, nm] = (1000000 if ours else 0) + (r if last_actor else -r)
+                nm += 1
+        # Discards: every set of `size` tiles taking the lowest bits of each group.
+        nb = 0
+        rest = hand
+        while rest:
+            grow[G_BITS + nb] = ctz(rest)
+            nb += 1
+            rest &= rest - 1
+        c = (np.int64(1) << size) - 1
+        while c < (np.int64(1) << nb):
+            d = np.int64(0)
+            x = c
+            while x:
+                d |= np.int64(1) << grow[G_BITS + ctz(x)]
+                x &= x - 1
+            ok = True
+            key = 0 if ours else 1000000
+            x = d
+            while x:
+                b = ctz(x)
+                x &= x - 1
+                if grow[b] & ((np.int64(1) << b) - 1) & ~d:
+                    ok = False
+                    break
+                key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
+            if ok:
+                mv[ply, nm] = -(d + 1)
+                ky[ply, nm] = key
+                nm += 1
+            t = c | (c - 1)  # Gosper: the next set of `size` bits
+            c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
+        _sort(mv, ky, ply, nm)
+        best = -INF if maxing else INF
+        for j in range(nm):
+            code = mv[ply, j]
+            if code >= 0:
+                m = T[ROW_PLAY + code, C_MASK]
+                hands[seat] ^= m
+                nc = seat if (lead_p == Q[Q_SUP_PLAY] and win_lead == 1) else caught
+                v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                            leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
+                hands[seat] ^= m
+            else:
+                d = -code - 1
+                hands[seat] ^= d
+                v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                            leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
+                            alpha, beta)
+                hands[seat] ^= d
+            if maxing:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    # The leader's turn.
+    hand = hands[leader]
+    others = _others(hands, n, folded, leader)
+    maxing = leader == s
+    hint = -1
+    idx = -1
+    k0 = np.int64(0)
+    k1 = np.int64(0)
+    k2 = np.int64(0)
+    if lead_p == -1:
+        k0, k1, k2 = _tt_key(Q, X, hands, dong, leader)
+        h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687)) ^ (k2 * np.int64(-3372029247567499371))
+        idx = (h >> 20) & (ttk.shape[0] - 1)
+        if ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2:
+            lo = ttv[idx, 0]
+            hi = ttv[idx, 1]
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            hint = ttb[idx]
+        else:
+            ttg[idx] = X[X_GEN]
+            ttk[idx, 0] = k0
+            ttk[idx, 1] = k1
+            ttk[idx, 2] = k2
+            ttv[idx, 0] = -INF
+            ttv[idx, 1] = INF
+            ttb[idx] = -1
+        # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
+        sure = True
+        rest = hand
+        while rest:
+            b = ctz(rest)
+            rest &= rest - 1
+            if others & T[ROW_TILE + b, K_ABOVE]:
+                sure = False
+                break
+        if sure:
+            cnt = popcount(hand)
+            dong[leader] += cnt
+            v = _terminal(Q, X, dong, leader, 1, -1)
+            dong[leader] -= cnt
+            if (maxing and v >= beta) or ((not maxing) and v <= alpha):
+                _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, -1)
+                return v
+        # Residual-tile dice (§4.7): a chance node over the 36 throws.
+        cnt = popcount(hand)
+        if Q[Q_DICE] != 0 and (cnt == 2 or cnt == 3):
+            multi = False
+            rest = hand
+            while rest:
+                b = ctz(rest)
+                rest &= rest - 1
+                if hand & T[ROW_TILE + b, K_PARTNERS]:
+                    multi = True
+                    break
+            if not multi:
+                w_gong = 0
+                w_za = 0
+                w_yao = 0
+                for d1 in range(1, 7):
+                    for d2 in range(1, 7):
+                        tot = d1 + d2
+                        if tot >= Q[Q_DICE_GONG]:
+                            suit = Q[Q_SUIT_GONG]
+                        elif tot >= Q[Q_DICE_ZA]:
+                            suit = Q[Q_SUIT_ZA]
+                        else:
+                            suit = Q[Q_SUIT_YAO]
+                        if (hand & suit) == 0:
+                            if hand & Q[Q_SUIT_GONG]:
+                                suit = Q[Q_SUIT_GONG]
+                            elif hand & Q[Q_SUIT_ZA]:
+                                suit = Q[Q_SUIT_ZA]
+                            else:
+                                suit = Q[Q_SUIT_YAO]
+                        if suit == Q[Q_SUIT_GONG]:
+                            w_gong += 1
+                        elif suit == Q[Q_SUIT_ZA]:
+                            w_za += 1
+                        else:
+                            w_yao += 1
+                v = 0.0
+                for k in range(3):
+                    w = w_gong if k == 0 else (w_za if k == 1 else w_yao)
+                    if w == 0:
+                        continue
+                    suit = Q[Q_SUIT_GONG + k]
+                    v += w * _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                                     leader, M2, M1, leader, Z, M1, Z, leader, suit, -INF, INF)
+                v /= 36.0
+                _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, -INF, INF, -1)
+                return v
+
+    grow = gp[ply]
+    _groups(T, Q, hand, others, grow)
+    nm = 0
+    rest = hand
+    while rest:
+        b = ctz(rest)
+        rest &= rest - 1
+        for i in range(1, T[ROW_HB + b, 0] + 1):
+            p = T[ROW_HB + b, i]
+            if not _holds(T, p, hand):
+                continue
+            size = T[ROW_PLAY + p, C_SIZE]
+            m = T[ROW_PLAY + p, C_MASK]
+            if lead_p == -2 and (size != 1 or (m & forced) == 0):
+                continue
+            if size == 1 and (grow[b] & ((np.int64(1) << b) - 1)) != 0:
+                continue  # a lower tile of the same group stands for it
+            sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
+            key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+            if p == hint:
+                key = -1000000000
+            mv[ply, nm] = p
+            ky[ply, nm] = key
+            nm += 1
+    _sort(mv, ky, ply, nm)
+    old_led = X[X_HAS_LED]
+    fl = 0 if (old_led >> leader & 1) else 1
+    X[X_HAS_LED] = old_led | (np.int64(1) << leader)
+    a0 = alpha
+    b0 = beta
+    best = -INF if maxing else INF
+    bestp = -1
+    for j in range(nm):
+        p = mv[ply, j]
+        m = T[ROW_PLAY + p, C_MASK]
+        hands[leader] ^= m
+        v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                    leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
+        hands[leader] ^= m
+        if maxing:
+            if v > best:
+                best = v
+                bestp = p
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                bestp = p
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            break
+    X[X_HAS_LED] = old_led
+    if lead_p == -1:
+        _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, best, a0, b0, bestp)
+    return best
+
+
+@njit(cache=True)
+def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+                 leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess):
+    """The exact value for seat X_SEAT of the node given as in `_search`: MTD(f) zero-window steps."""
+    lo = -INF
+    hi = INF
+    g = guess
+    while lo < hi:
+        b = g if g > lo else lo + 1.0
+        v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, np.int64(0),
+                    leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
+                    b - 1.0, b)
+        if v <= b - 1.0:
+            hi = v
+        elif v >= b:
+            lo = v
+        else:
+            lo = v
+            hi = v
+        g = v
+    return lo
