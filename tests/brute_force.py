@@ -3,7 +3,8 @@
 It shares no search code with tianjiu_sim/kernels/solver.py: no tables, no pruning, no
 transposition table, no equivalence of tiles.  Every legal lead, every legal beat and every
 set of tiles that may be discarded (each distinct mask) is tried; the residual-tile dice are
-averaged over all 36 throws one by one.  Only for small positions (≤ 3 tiles a hand).
+averaged over all 36 throws one by one.  Trick boundaries are memoised on the whole state (a
+cache, not a pruning).  Only for small positions (≤ 3 tiles a hand).
 """
 from __future__ import annotations
 
@@ -113,16 +114,27 @@ def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=fro
         return max(values) if leader_ == seat else min(values)
 
     def lead_node(leader_):
+        # Memoised on the whole state (no pruning: every node is still searched once).
+        key = (tuple(st["hands"]), tuple(st["dong"]), leader_, frozenset(st["has_led"]),
+               st["pending"], st["bonus"][seat])
+        if key not in memo:
+            memo[key] = lead_node_search(leader_)
+        return memo[key]
+
+    def lead_node_search(leader_):
         hand = st["hands"][leader_]
         if R.residual_dice_applies(rules, hand):
-            total = 0.0
+            total, by_options = 0.0, {}
             for d1 in range(1, 7):
                 for d2 in range(1, 7):
-                    suit = R.dice_suit(rules, d1 + d2, hand)
-                    total += lead_with(leader_, R.legal_leads(rules, hand, suit))
+                    options = tuple(R.legal_leads(rules, hand, R.dice_suit(rules, d1 + d2, hand)))
+                    if options not in by_options:  # throws forcing the same suit share one search
+                        by_options[options] = lead_with(leader_, options)
+                    total += by_options[options]
             return total / 36
         return lead_with(leader_, R.legal_leads(rules, hand))
 
+    memo: dict = {}
     base = (paid[seat] if paid else 0)
     if not trick:
         return base + lead_node(leader)

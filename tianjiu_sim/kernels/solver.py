@@ -56,7 +56,8 @@ ROW_BL = 96             # rows play: count, then the plays beating it standing a
 ROW_BF = 192            # … standing as a follower
 ROW_TILE = 288          # rows tile bit: columns K_*
 ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
-N_TROWS = 352
+ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first (+32 where a class starts)
+N_TROWS = 353
 K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK = range(10)
 
 # --- rule parameters (int64 vector)
@@ -67,14 +68,14 @@ N_Q = 24
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
- X_GEN, X_ACTIVE) = range(10)
+ X_GEN, X_ACTIVE, X_ITER) = range(11)
 N_X = 12
 
 MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
 MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
 TT_BITS = 20
-# per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits
-G_KEYS, G_MASKS, G_BITS, G_WIDTH = 32, 48, 64, 80
+# per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, killer move
+G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -127,6 +128,10 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
     for m, k in zip(masks, cat.size):
         if k > 2 and any(not any(q >> b & 1 and q & m == q for q in pairs) for b in range(N_TILES) if m >> b & 1):
             raise ValueError(f"play {m:#x}: a tile is in no two-tile play inside it")
+    order = sorted(range(N_TILES), key=lambda b: (int(t[ROW_TILE + b, K_CLS]), -int(t[ROW_TILE + b, K_RANK]), b))
+    for j, b in enumerate(order):
+        start = j == 0 or t[ROW_TILE + order[j - 1], K_CLS] != t[ROW_TILE + b, K_CLS]
+        t[ROW_ORDER, j] = b | (32 if start else 0)
     groups: list[list[int]] = [[] for _ in range(N_TILES)]
     for p in range(n):
         groups[masks[p].bit_length() - 1].append(p)
@@ -316,11 +321,18 @@ def _others(hands, n, folded, seat):
 
 
 @njit(cache=True, inline="always")
-def _tt_key(Q, X, hands, dong, leader):
-    """The boundary's key: tile owners (two words of nibbles), then 戙, leader, seat and bonus state."""
+def _tt_key(T, Q, X, hands, dong, leader, own):
+    """The boundary's key, after DDS's partition search: the holdings up to equivalence.
+
+    Within each class the held tiles are read highest first as (owner, tie with the previous
+    tile); a tile in a multi-tile play of its hand also carries its kind.  Positions with the same
+    reading have the same value (the group argument of the module docstring), so they share an
+    entry.  The reading is folded into two independent 64-bit hashes (k0, k1); k2 holds the 戙,
+    leader, seat and bonus state exactly.
+    """
     n = Q[Q_PLAYERS]
-    k0 = np.int64(0)
-    k1 = np.int64(0)
+    for b in range(32):
+        own[b] = 0
     holder = -1
     sup = Q[Q_SUP_MASK]
     for i in range(n):
@@ -330,10 +342,29 @@ def _tt_key(Q, X, hands, dong, leader):
         while h:
             b = ctz(h)
             h &= h - 1
-            if b < 16:
-                k0 |= np.int64(i + 1) << (4 * b)
-            else:
-                k1 |= np.int64(i + 1) << (4 * (b - 16))
+            own[b] = i + 1
+    k0 = np.int64(0x243F6A8885A308D3)
+    k1 = np.int64(0x13198A2E03707344)
+    last_rank = -1
+    for j in range(32):
+        e = T[ROW_ORDER, j]
+        b = e & 31
+        if e & 32:
+            last_rank = -1
+            k0 = (k0 ^ 0x5A5) * np.int64(-7046029254386353131)
+            k1 = (k1 + 0x3C3) * np.int64(-4658895280553007687)
+            k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+        o = own[b]
+        if o == 0:
+            continue
+        r = T[ROW_TILE + b, K_RANK]
+        tok = o | (16 if r == last_rank else 0)
+        last_rank = r
+        if hands[o - 1] & T[ROW_TILE + b, K_PARTNERS]:
+            tok |= (T[ROW_TILE + b, K_KIND] + 1) << 5
+        k0 = (k0 ^ tok) * np.int64(-7046029254386353131)
+        k1 = (k1 + tok) * np.int64(-4658895280553007687)
+        k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
     led = 0
     if holder >= 0 and Q[Q_SUP_BONUS] > 0:
         led = X[X_HAS_LED] & (1 << holder)  # who has led matters only for a 至尊 still to come
@@ -434,7 +465,14 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
         maxing = seat == s
         ours = (win_seat == s) == maxing
-        last_actor = _next_active(seat, n, folded) == leader
+        # Does an opponent of this seat still act after it in this trick?  Then beat high.
+        threat = False
+        nxt = _next_active(seat, n, folded)
+        while nxt != leader:
+            if (nxt == s) != maxing:
+                threat = True
+            nxt = _next_active(nxt, n, folded)
+        killer = grow[G_KILLER]
         nm = 0
         early = last and Q[Q_EARLY] != 0 and dong[seat] + size < Q[Q_MIN_DONG]
         bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
@@ -453,7 +491,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     used |= g
                 r = T[ROW_PLAY + p, C_RANK]
                 mv[ply, nm] = p
-                ky[ply, nm] = (1000000 if ours else 0) + (r if last_actor else -r)
+                ky[ply, nm] = (1000000 if ours else 0) + (-r if threat else r)
+                if p == killer:
+                    ky[ply, nm] = -1000000000
                 nm += 1
         # Discards: every set of `size` tiles taking the lowest bits of each group.
         nb = 0
@@ -481,7 +521,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
             if ok:
                 mv[ply, nm] = -(d + 1)
-                ky[ply, nm] = key
+                ky[ply, nm] = key if -(d + 1) != killer else -1000000000
                 nm += 1
             t = c | (c - 1)  # Gosper: the next set of `size` bits
             c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
@@ -514,6 +554,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     if v < beta:
                         beta = v
             if alpha >= beta:
+                gp[ply, G_KILLER] = code  # killer move: tried first at this ply next time
                 break
         return best
 
@@ -527,9 +568,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     k1 = np.int64(0)
     k2 = np.int64(0)
     if lead_p == -1:
-        k0, k1, k2 = _tt_key(Q, X, hands, dong, leader)
-        h = (k0 * np.int64(-7046029254386353131)) ^ (k1 * np.int64(-4658895280553007687)) ^ (k2 * np.int64(-3372029247567499371))
-        idx = (h >> 20) & (ttk.shape[0] - 1)
+        k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
+        h = k0 ^ (k2 * np.int64(-3372029247567499371))
+        idx = (h >> 24) & (ttk.shape[0] - 1)
         if ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2:
             lo = ttv[idx, 0]
             hi = ttv[idx, 1]
@@ -697,4 +738,5 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             lo = v
             hi = v
         g = v
+        X[X_ITER] += 1
     return lo

@@ -1,0 +1,345 @@
+"""The exact solver (tianjiu_sim/kernels/solver.py) against the brute-force minimax (tests/brute_force.py).
+
+Random positions (≤ 3 tiles a hand, boundaries and tricks in progress, random 戙, banker,
+streak, folds, bonus state, and special tiles planted often) in every rule set, plus hand-made
+positions for every special rule.  `SOLVER_POSITIONS` sets the count per rule set of the slow run.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from tianjiu_sim.game import reference as R
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.game.tiles import KIND_BITS, KIND_BY_PIPS, parse_hand, popcount
+from tianjiu_sim.kernels.position import Position, Solver
+
+sys.path.insert(0, str(Path(__file__).parent))
+from brute_force import brute_value  # noqa: E402
+
+
+def _hk_bonus():
+    """hk suits and supremes with every bonus switched on (exercises 賀尊/四大賀 under 文尊 and early death)."""
+    return dataclasses.replace(preset("hk"), name="hk-bonus", supreme_bonus=2, quartet_bonus=4,
+                               supreme_bonus_suspended=True, supreme_close=True, supreme_close_reward=3)
+
+
+RULES = {
+    "hk": lambda: preset("hk"),
+    "hk-bonus": _hk_bonus,
+    "folk": lambda: preset("folk"),
+    "folk3": lambda: preset("folk", players=3),
+    "folk2": lambda: preset("folk", players=2),
+}
+_SOLVERS: dict[str, Solver] = {}
+
+
+def solver_for(name: str) -> Solver:
+    """One Solver per rule set for the whole session (small TT: positions are small)."""
+    if name not in _SOLVERS:
+        _SOLVERS[name] = Solver(RULES[name](), tt_bits=16)
+    return _SOLVERS[name]
+
+
+THEMES = [["4-2", "2-1"], ["6-2", "5-3"], ["6-3", "5-4"], ["5-1", "5-1"], ["6-1", "6-1"],
+          ["6-6", "6-3"], ["1-1", "5-3"], ["6-6", "6-6", "5-4"], ["4-4", "5-2", "4-3"]]
+
+
+def _bits(pips: str) -> list[int]:
+    return list(KIND_BITS[KIND_BY_PIPS[pips].index])
+
+
+def random_position(rules, rng: random.Random) -> Position:
+    """A random consistent position with 1–3 tiles a hand, sometimes mid-trick."""
+    n = rules.players
+    folded = set()
+    if rules.fold and n == 4 and rng.random() < 0.2:
+        folded.add(rng.randrange(n))
+    active = [s for s in range(n) if s not in folded]
+    k = rng.choice([1, 2, 2, 3, 3, 3])
+    pending = None
+    pool = list(range(32))
+    sup = _bits("4-2") + _bits("2-1")
+    if rules.supreme_bonus_suspended and rng.random() < 0.15:
+        a, b = rng.sample(active, 2)
+        pending = (a, b)
+        pool = [t for t in pool if t not in sup]  # the 至尊 has been played
+    hands = [0] * n
+    for theme in rng.sample(THEMES, rng.choice([0, 1, 1, 2])):
+        s = rng.choice(active)
+        bits = []
+        for pips in theme:
+            free = [b for b in _bits(pips) if b in pool and b not in bits]
+            if free:
+                bits.append(free[0])
+        if popcount(hands[s]) + len(bits) <= k:
+            for b in bits:
+                hands[s] |= 1 << b
+                pool.remove(b)
+    rng.shuffle(pool)
+    for s in active:
+        while popcount(hands[s]) < k:
+            hands[s] |= 1 << pool.pop()
+    dong = [0] * n
+    for _ in range(rules.tiles_per_player - k):
+        dong[rng.choice(active)] += 1
+    has_led = frozenset(s for s in active if rng.random() < 0.5)
+    pos = Position(rules, tuple(hands), tuple(dong), rng.choice(active), banker=rng.randrange(n),
+                   streak=rng.randint(1, 3), folded=frozenset(folded), has_led=has_led, pending=pending)
+    if rng.random() < 0.5:
+        pos = _random_plays(rules, pos, rng, rng.randint(1, len(active) - 1))
+    return pos
+
+
+def _random_plays(rules, pos: Position, rng: random.Random, count: int) -> Position:
+    """Play `count` random legal actions of the first trick (reference rules) without finishing it."""
+    hands = list(pos.hands)
+    leader = pos.leader
+    lead_mask = rng.choice(R.legal_leads(rules, hands[leader]))
+    hands[leader] &= ~lead_mask
+    trick = [(leader, "lead", lead_mask)]
+    standing, is_lead = R.classify(rules, lead_mask), True
+    seat = leader
+    for _ in range(count - 1):
+        seat = pos.next_active(seat)
+        last = hands[leader] == 0
+        beats = R.legal_beats(rules, hands[seat], standing, is_lead, last, pos.dong[seat])
+        if beats and rng.random() < 0.5:
+            m = rng.choice(beats)
+            trick.append((seat, "beat", m))
+            standing, is_lead = R.classify(rules, m), False
+        else:
+            m = sum(1 << b for b in rng.sample([b for b in range(32) if hands[seat] >> b & 1],
+                                                popcount(lead_mask)))
+            trick.append((seat, "discard", m))
+        hands[seat] &= ~m
+    return dataclasses.replace(pos, hands=tuple(hands), trick=tuple(trick))
+
+
+def brute(rules, pos: Position, seat: int) -> float:
+    """The brute force's value of a Position."""
+    return brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak,
+                       pos.folded, pos.trick, pos.has_led, pos.pending, pos.paid or None)
+
+
+def _check_random(name: str, count: int, seed: int) -> None:
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(seed)
+    for i in range(count):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        got, _ = sv.value(pos, seat)
+        want = brute(rules, pos, seat)
+        assert abs(got - want) < 1e-9, (name, i, pos, seat, got, want)
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_solver_equals_brute_force_on_random_positions(name):
+    _check_random(name, 120, seed=11)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RULES))
+def test_solver_equals_brute_force_many(name):
+    _check_random(name, int(os.environ.get("SOLVER_POSITIONS", "10000")), seed=2026)
+
+
+@pytest.mark.parametrize("name", ["hk", "folk"])
+def test_action_values_equal_brute_force(name):
+    """Each listed action's value is the brute force's value after that action."""
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(5)
+    for _ in range(25):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        sol = sv.solve(pos, seat)
+        to_act = pos.to_act()
+        for a in sol.actions:
+            hands = list(pos.hands)
+            hands[to_act] &= ~a.mask
+            child = dataclasses.replace(pos, hands=tuple(hands), trick=pos.trick + ((to_act, a.action, a.mask),))
+            want = brute(rules, child, seat)
+            assert abs(a.value - want) < 1e-9, (pos, a, want)
+        if not sol.chance:
+            pick = max if to_act == seat else min
+            assert sol.value == pick(a.value for a in sol.actions)
+        assert abs(sol.value - brute(rules, pos, seat)) < 1e-9
+
+
+def test_distinct_actions_merge_copies():
+    """Copies of a kind are one action: a hand of 6-6 6-6 2-2 leads 6-6 once (and the pair)."""
+    sv = solver_for("hk")
+    hands = [parse_hand("6-6 6-6 2-2"), parse_hand("1-1 3-3 4-2"), parse_hand("5-5 6-5 4-1"),
+             parse_hand("6-4 5-2 3-2")]
+    sol = sv.solve(Position(sv.rules, tuple(hands), (2, 1, 1, 1), 0))
+    leads = sorted(tuple(R.tile_list(a.mask)) for a in sol.actions)
+    assert leads == sorted([("6-6",), ("2-2",), ("6-6", "6-6")])
+
+
+# ---------------------------------------------------------------------------
+# Hand-made positions, one per special rule; each compared with the brute force and with the
+# value the rule itself implies.
+# ---------------------------------------------------------------------------
+
+def position(name: str, hands: list[str], dong, leader: int, **kw) -> tuple[Solver, Position]:
+    """A Position from hands written in pips (copies taken in order across the hands)."""
+    sv = solver_for(name)
+    used, masks = 0, []
+    for h in hands:
+        m = parse_hand(h, ~used & 0xFFFFFFFF) if h.strip() else 0
+        masks.append(m)
+        used |= m
+    return sv, Position(sv.rules, tuple(masks), tuple(dong), leader, **kw)
+
+
+def both(sv: Solver, pos: Position, seat: int) -> float:
+    """The solver's value, asserted equal to the brute force's."""
+    got, _ = sv.value(pos, seat)
+    want = brute(sv.rules, pos, seat)
+    assert abs(got - want) < 1e-9, (got, want)
+    return got
+
+
+def lead(sv: Solver, pos: Position, tiles: str, action: str = "lead") -> Position:
+    """The position after the seat to act plays `tiles` (its own copies)."""
+    return sv.apply(pos, action, parse_hand(tiles, pos.hands[pos.to_act()]))
+
+
+def test_hk_supreme_lead_wins_the_last_trick():
+    sv, pos = position("hk", ["4-2 2-1", "6-2 5-3", "6-6 6-6", "6-3 5-4"], (2, 2, 1, 1), 0)
+    # E leads 至尊: nothing beats it (hk), E closes with 4: S 4-2=2, W 3, N 3, ×2 (banker) = 16.
+    assert both(sv, lead(sv, pos, "4-2 2-1"), 0) == 16
+    assert both(sv, pos, 0) == 16
+
+
+def test_folk_zha8_catches_supreme_then_zha9_beats_it():
+    sv, pos = position("folk", ["4-2 2-1", "6-2 5-3", "6-6 1-1", "5-5 3-3"], (2, 2, 1, 1), 0)
+    after = lead(sv, pos, "4-2 2-1")
+    # S catches the last-trick 至尊 with the 杂8 pair: S closes (E 2, W 3, N 3 = 8) and takes
+    # the 包尊 catch reward 2 from each of the three others.
+    assert both(sv, after, 1) == 8 + 6
+    both(sv, pos, 1)
+    sv, pos = position("folk", ["4-2 2-1", "6-2 5-3", "6-3 5-4", "5-5 3-3"], (2, 2, 1, 1), 0)
+    caught = lead(sv, lead(sv, pos, "4-2 2-1"), "6-2 5-3", "beat")
+    # W's 杂9 pair beats the catcher: W closes with 3 戙 (E 2, S 2, N 3 = 7), no catch reward.
+    assert both(sv, caught, 2) == 7
+    # Before the catch S, minimising W, rather lets the 至尊 stand: 包尊 doubles W's 3 to 6.
+    assert both(sv, lead(sv, pos, "4-2 2-1"), 2) == -6
+
+
+def test_folk_supreme_close_doubles():
+    sv, pos = position("folk", ["4-2 2-1", "6-6 1-1", "5-5 3-3", "6-5 6-4"], (2, 2, 1, 1), 0)
+    # 包尊 stands: E closes with 4: S 2, W 3, N 3 = 8, doubled = 16; no 賀尊 on a last trick.
+    assert both(sv, lead(sv, pos, "4-2 2-1"), 0) == 16
+    both(sv, pos, 0)
+
+
+def test_hk_civil_supreme_and_the_6_1_catch_with_continuation():
+    sv, pos = position("hk", ["5-1 5-1", "6-5 6-5", "4-2 2-1", "6-3 5-4"], (2, 2, 1, 1), 0)
+    after = lead(sv, pos, "5-1 5-1")
+    assert not [a for a in sv.legal_actions(after) if a[0] == "beat"]  # a higher civil pair cannot
+    assert both(sv, after, 0) == 16
+    sv, pos = position("hk", ["5-1 5-1", "6-1 6-1", "4-2 2-1", "6-6 6-6"], (2, 2, 1, 1), 0)
+    caught = lead(sv, lead(sv, pos, "5-1 5-1"), "6-1 6-1", "beat")
+    # After the 6-1 catch the trick goes on: N's 天 pair beats it and N closes with 3 戙:
+    # E (banker, owes) 2 × 2 = 4, S 2, W 3.
+    assert both(sv, caught, 3) == 9
+    both(sv, pos, 3)
+
+
+def test_hk_early_death():
+    # W has no 戙 and holds the only tile that beats E's single last lead: W may not win it.
+    sv, pos = position("hk", ["5-2", "3-2", "6-3", "4-1"], (3, 2, 0, 2), 0)
+    after = lead(sv, pos, "5-2")
+    after = lead(sv, after, "3-2", "discard")
+    assert not [a for a in sv.legal_actions(after) if a[0] == "beat"]
+    assert both(sv, pos, 2) == -(5 * 2)  # W pays 空戙 5, ×2 against the closing banker
+    # A pair last trick: W with no 戙 may win it.
+    sv, pos = position("hk", ["5-2 4-3", "3-2 4-1", "6-3 5-4", "6-2 2-1"], (2, 2, 0, 2), 0)
+    after = lead(sv, lead(sv, pos, "5-2 4-3"), "3-2 4-1", "discard")
+    assert [a for a in sv.legal_actions(after) if a[0] == "beat"]
+    assert both(sv, after, 2) > 0
+
+
+def test_equal_military_tiles_first_played_wins():
+    sv, pos = position("hk", ["6-3", "5-4", "3-2", "4-1"], (3, 2, 1, 1), 0)
+    assert both(sv, pos, 1) == -4  # S's equal nine cannot beat E's: E closes; S pays 2 × 2
+
+
+def test_quartet_bonus_folk():
+    sv, pos = position("folk2", ["6-6 6-6 6-3 5-4", "1-1 1-1 6-2 5-3"], (3, 3), 0)
+    # E leads 天天九九 (四大賀): S's 地地八八 cannot beat it; E closes with 7 戙: S pays 5-3 = 2,
+    # and the quartet bonus (2, the number of players).
+    assert both(sv, lead(sv, pos, "6-6 6-6 6-3 5-4"), 0) == 2 + 2
+    assert both(sv, pos, 0) == 4
+
+
+def test_he_zun_suspension():
+    # The 至尊 led at E's first lead is caught by S's 杂8 pair: the 賀尊 is suspended.
+    sv, pos = position("folk", ["4-2 2-1 5-5", "6-2 5-3 3-3", "1-1 6-6 6-4", "2-2 6-5 6-1"],
+                       (2, 1, 1, 1), 0)
+    caught = lead(sv, lead(sv, pos, "4-2 2-1"), "6-2 5-3", "beat")
+    both(sv, caught, 0)
+    both(sv, pos, 0)
+    # Later: W closes, not S who caught it, so E's 賀尊 (2 from each of 3) is paid after all.
+    sv, pos = position("folk", ["5-5", "3-3", "6-6", "2-2"], (3, 2, 0, 2), 2,
+                       has_led=frozenset({0, 1}), pending=(0, 1))
+    sv2, pos2 = position("folk", ["5-5", "3-3", "6-6", "2-2"], (3, 2, 0, 2), 2,
+                         has_led=frozenset({0, 1}))
+    assert both(sv, pos, 0) == both(sv2, pos2, 0) + 6
+    # …and when S closes it is cancelled.
+    sv, pos = position("folk", ["5-5", "6-6", "3-3", "2-2"], (3, 2, 0, 2), 1,
+                       has_led=frozenset({0, 1}), pending=(0, 1))
+    sv2, pos2 = position("folk", ["5-5", "6-6", "3-3", "2-2"], (3, 2, 0, 2), 1,
+                         has_led=frozenset({0, 1}))
+    assert both(sv, pos, 0) == both(sv2, pos2, 0)
+
+
+def test_he_zun_paid_at_once_in_hk_bonus():
+    sv, pos = position("hk-bonus", ["4-2 2-1 5-5", "6-2 5-3 3-3", "1-1 6-6 6-4", "2-2 6-5 6-1"],
+                       (2, 1, 1, 1), 0)
+    after = lead(sv, pos, "4-2 2-1")  # nothing beats a led 至尊 in hk: 賀尊 2 from each at once
+    assert both(sv, after, 0) == both(sv, dataclasses.replace(after), 0)
+    assert sv.solve(after, 0).value == both(sv, after, 0)
+
+
+def test_residual_dice_average():
+    # E holds 3 tiles, no multi-tile play: the dice force the suit; the value is the average.
+    sv, pos = position("folk", ["5-5 6-3 6-5", "1-1 6-2 6-4", "4-4 5-2 6-1", "3-1 4-2 5-1"],
+                       (2, 1, 1, 1), 0)
+    v = both(sv, pos, 0)
+    assert abs(v * 36 ** 3 - round(v * 36 ** 3)) < 1e-6  # nested throws: multiples of 1/36^k
+    sol = sv.solve(pos, 0)
+    assert sol.chance and abs(sol.value - v) < 1e-9
+
+
+def test_fold_positions():
+    sv, pos = position("folk", ["6-6 6-3", "", "1-1 6-2", "5-5 5-2"], (2, 0, 2, 2), 0,
+                       folded=frozenset({1}))
+    both(sv, pos, 0)
+
+
+def test_trick_in_progress_from_reference_rules():
+    sv, pos = position("hk", ["6-6 5-4", "1-1 6-2", "4-4 5-3", "3-1 4-1"], (2, 2, 1, 1), 0)
+    child = sv.apply(pos, "lead", parse_hand("6-6"))
+    assert child.to_act() == 1
+    both(sv, child, 0)
+    both(sv, child, 1)
+
+
+def test_bad_positions_are_rejected():
+    from tianjiu_sim.errors import TjsimError
+    sv, pos = position("hk", ["6-6 5-4", "1-1 6-2", "4-4 5-3", "3-1"], (2, 2, 1, 1), 0)
+    with pytest.raises(TjsimError, match="do not add up"):
+        sv.value(pos, 0)
+    sv, pos = position("hk", ["6-6 5-4", "1-1 6-2", "4-4 5-3", "3-1 4-1"], (2, 2, 1, 2), 0)
+    with pytest.raises(TjsimError, match="add"):
+        sv.value(pos, 0)
