@@ -29,6 +29,7 @@ COMMANDS = {
     "report": "report_cmd:report",
     "paigow": "paigow_cmd:paigow",
     "nine-cards": "nine_cards_cmd:nine_cards",
+    "solve": "solve_cmd:solve",
 }
 
 

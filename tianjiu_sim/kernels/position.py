@@ -15,9 +15,9 @@ import numpy as np
 
 from ..errors import TjsimError
 from ..game.catalogue import catalogue
-from ..game.reference import settle_reference
+from ..game.reference import IllegalAction, replay, settle_reference
 from ..game.rules import RuleSet
-from ..game.tiles import TILE_KIND, bits_of, popcount
+from ..game.tiles import FULL_MASK, TILE_KIND, bits_of, parse_hand, popcount
 from . import solver as K
 
 LEAD, BEAT, DISCARD = "lead", "beat", "discard"
@@ -253,13 +253,7 @@ class Solver:
 
     def apply(self, pos: Position, action: str, mask: int) -> Position:
         """The position after the seat to act plays `action` with the tiles `mask`."""
-        seat = pos.to_act()
-        hands = list(pos.hands)
-        hands[seat] &= ~mask
-        trick = pos.trick + ((seat, action, mask),)
-        if pos.next_active(seat) != pos.leader:
-            return replace(pos, hands=tuple(hands), trick=trick)
-        return _finish_trick(self.rules, self.cat, replace(pos, hands=tuple(hands), trick=trick))
+        return advance(self.rules, self.cat, pos, action, mask)
 
     def solve(self, pos: Position, seat: int | None = None) -> Solution:
         """V_seat of the position and of each distinct legal action of the seat to act."""
@@ -344,3 +338,52 @@ def _finish_trick(rules: RuleSet, cat, pos: Position) -> Position:
         paid = [p + q for p, q in zip(paid, settlement)]
     return replace(pos, dong=tuple(dong), paid=tuple(paid), trick=(), leader=winner,
                    has_led=pos.has_led | {leader}, pending=pending)
+
+
+def position_from_deal(rules: RuleSet, hands: list[int], dong: list[int], leader: int, banker: int = 0,
+                       streak: int = 1, folded: frozenset[int] = frozenset()) -> Position:
+    """A trick-boundary position from hands still held and each seat's 戙 (no bonus state)."""
+    pos = Position(rules, tuple(hands), tuple(dong), leader, banker, streak, frozenset(folded))
+    pos.check()
+    return pos
+
+
+def position_from_trace(rules: RuleSet, trace: dict, at: int) -> Position:
+    """The position of a game trace before its `at`-th play (plays counted from 0 in trace order)."""
+    try:
+        replay(rules, trace)
+    except IllegalAction as e:
+        raise TjsimError(f"the trace is not a legal deal under rules '{rules.name}': {e}") from None
+    plays = [p for trick in trace.get("tricks", []) for p in trick["plays"]]
+    if not 0 <= at < len(plays):
+        raise TjsimError(f"--at must be 0 to {len(plays) - 1} (the trace has {len(plays)} plays), got {at}")
+    n = rules.players
+    folded = frozenset(trace.get("folded", []))
+    hands = [0] * n
+    used = 0
+    for seat, names in enumerate(trace["hands"]):
+        hands[seat] = parse_hand(" ".join(names), FULL_MASK & ~used)
+        used |= hands[seat]
+    banker = int(trace.get("banker", 0))
+    leader = banker
+    while leader in folded:
+        leader = (leader + 1) % n
+    live = [0 if s in folded else hands[s] for s in range(n)]
+    pos = Position(rules, tuple(live), (0,) * n, leader, banker, int(trace.get("streak", 1)), folded,
+                   paid=(0,) * n)
+    cat = catalogue(rules)
+    for play in plays[:at]:
+        mask = parse_hand(" ".join(play["tiles"]), pos.hands[pos.to_act()])
+        pos = advance(rules, cat, pos, play["action"], mask)
+    return pos
+
+
+def advance(rules: RuleSet, cat, pos: Position, action: str, mask: int) -> Position:
+    """The position after the seat to act plays `action` with the tiles `mask` (no legality check)."""
+    seat = pos.to_act()
+    hands = list(pos.hands)
+    hands[seat] &= ~mask
+    moved = replace(pos, hands=tuple(hands), trick=pos.trick + ((seat, action, mask),))
+    if pos.next_active(seat) != pos.leader:
+        return moved
+    return _finish_trick(rules, cat, moved)

@@ -1,0 +1,146 @@
+"""`tjsim solve`: the exact perfect-information value (RULES.md §8) of a position and of each action."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from ..errors import TjsimError
+from ..game.rules import RuleSet
+from ..game.tiles import parse_deal, tile_list
+from ..kernels.position import Position, Solver, position_from_deal, position_from_trace
+from .options import emit, emit_json, format_options, parse_int_list, render_table, resolve_rules, rules_option, to_csv
+
+
+def position_options(f):
+    """The position options shared by solve and advise (INTERFACES.md, Positions)."""
+    for opt in reversed([
+        click.option("--deal", "deal_text", default=None, metavar='"h0 | h1 | …"',
+                     help="The hands still held, in seat order (with --dong and --leader: a trick boundary)."),
+        click.option("--dong", default=None, metavar="D0,D1,…", help="Each seat's 戙 so far (with --deal)."),
+        click.option("--leader", default=None, type=int, help="The seat to lead the next trick (with --deal)."),
+        click.option("--folded", default="", metavar="S,…", help="Seats that folded (with --deal; their hands are empty)."),
+        click.option("--trace", "trace_path", default=None, type=click.Path(dir_okay=False),
+                     help="A game trace (tjsim play --format json, or one line of a --trace .jsonl file)."),
+        click.option("--trace-deal", default=0, show_default=True, type=int,
+                     help="Which deal of a multi-deal .jsonl trace file (counting from 0)."),
+        click.option("--at", default=None, type=int, help="With --trace: the position before the trace's N-th play (from 0)."),
+        click.option("--banker", default=0, show_default=True, type=int, help="Banker's seat (with --deal)."),
+        click.option("--streak", default=1, show_default=True, type=int,
+                     help="Deals in a row the banker has held the bank, this one included (with --deal)."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _load_trace(path: str, index: int) -> dict:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise TjsimError(f"cannot read trace file {path}: {e.strerror}") from None
+    try:
+        deals = [json.loads(text)] if text.lstrip().startswith("{") and "\n{" not in text.strip() else [
+            json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as e:
+        raise TjsimError(f"{path}: not a JSON game trace ({e.msg} at line {e.lineno})") from None
+    if not 0 <= index < len(deals):
+        raise TjsimError(f"--trace-deal must be 0 to {len(deals) - 1} ({path} holds {len(deals)} deals), got {index}")
+    deal = deals[index]
+    if not isinstance(deal, dict) or "hands" not in deal:
+        raise TjsimError(f"{path}: not a game trace (no 'hands')")
+    return deal
+
+
+def read_position(rules_spec: str, deal_text, dong, leader, folded, trace_path, trace_deal, at,
+                  banker, streak) -> tuple[RuleSet, Position]:
+    """The rule set and Position named by the position options; every mistake is a TjsimError."""
+    if trace_path is not None:
+        if deal_text is not None or dong is not None or leader is not None:
+            raise TjsimError("give a position either by --trace/--at or by --deal/--dong/--leader, not both")
+        if at is None:
+            raise TjsimError("--trace needs --at N (the position before the trace's N-th play)")
+        trace = _load_trace(trace_path, trace_deal)
+        spec = rules_spec if rules_spec != "hk" or trace.get("rules") in (None, "hk") else trace["rules"]
+        rules = resolve_rules(spec, int(trace.get("players", 0)) or None)
+        return rules, position_from_trace(rules, trace, at)
+    if deal_text is None or dong is None or leader is None:
+        raise TjsimError("give a position: --deal \"h0 | h1 | …\" with --dong D0,D1,… and --leader L, "
+                         "or --trace FILE --at N")
+    if at is not None:
+        raise TjsimError("--at goes with --trace")
+    hands = parse_deal(deal_text)
+    rules = resolve_rules(rules_spec, None)
+    if len(hands) != rules.players:
+        if len(hands) not in rules.allowed_players:
+            raise TjsimError(f"the deal has {len(hands)} hands; rules '{rules.name}' allow "
+                             f"{' or '.join(map(str, rules.allowed_players))} players")
+        rules = resolve_rules(rules_spec, len(hands))
+    dongs = parse_int_list(dong, "--dong")
+    if len(dongs) != rules.players:
+        raise TjsimError(f"--dong has {len(dongs)} values, give one per player ({rules.players})")
+    out = frozenset(parse_int_list(folded, "--folded")) if folded else frozenset()
+    for s in out:
+        if not 0 <= s < rules.players:
+            raise TjsimError(f"--folded seats must be 0 to {rules.players - 1}, got {s}")
+    if not 0 <= leader < rules.players:
+        raise TjsimError(f"--leader must be a seat 0 to {rules.players - 1}, got {leader}")
+    return rules, position_from_deal(rules, hands, dongs, leader, banker, streak, out)
+
+
+def check_seat(pos: Position, seat: int | None) -> int:
+    """The perspective seat (default: the seat to act), checked."""
+    to_act = pos.to_act()
+    if to_act < 0:
+        raise TjsimError("the deal is over at that point: nothing to solve")
+    if seat is None:
+        return to_act
+    if not 0 <= seat < pos.players or seat in pos.folded:
+        raise TjsimError(f"--seat must be a seat that plays, 0 to {pos.players - 1}, got {seat}")
+    return seat
+
+
+def _num(v: float):
+    return int(v) if float(v).is_integer() else round(float(v), 6)
+
+
+@click.command()
+@rules_option
+@position_options
+@click.option("--seat", default=None, type=int, help="Perspective seat (default: the seat to act).")
+@format_options
+def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
+          seat, fmt, out) -> None:
+    """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
+
+    The perspective seat maximises its net result (settlement plus bonuses), the other seats
+    minimise it together; the residual-tile dice are averaged.  Lists the value of each
+    distinct legal action of the seat to act.
+
+    \b
+    Examples:
+      tjsim solve --deal "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1" --dong 2,2,1,1 --leader 0
+      tjsim play --seed 7 --format json > deal.json
+      tjsim solve --trace deal.json --at 12 --seat 3 --format json
+    """
+    rules, pos = read_position(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at,
+                               banker, streak)
+    seat = check_seat(pos, seat)
+    t0 = time.perf_counter()
+    sol = Solver(rules).solve(pos, seat)
+    secs = time.perf_counter() - t0
+    actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
+    if fmt == "json":
+        emit_json({"seat": seat, "value": _num(sol.value), "to_act": sol.to_act, "chance": sol.chance,
+                   "actions": actions, "nodes": sol.nodes}, out, indent=None)
+        return
+    rows = [{"action": a["action"], "tiles": " ".join(a["tiles"]), "value": a["value"],
+             "best": "*" if a["value"] == _num(sol.value) else ""} for a in actions]
+    if fmt == "csv":
+        emit(to_csv(rows, ["action", "tiles", "value"]), out)
+        return
+    dice = " (after the residual-tile dice: the mean over the 36 throws)" if sol.chance else ""
+    title = (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
+             f"{_num(sol.value)}{dice}\nSeat {sol.to_act} to act; {sol.nodes:,} nodes, {secs:.2f} s")
+    emit(render_table(rows, ["action", "tiles", "value", "best"], title=title), out)
