@@ -398,6 +398,58 @@ def _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, bestp):
         ttb[idx] = bestp
 
 
+@njit(cache=True, inline="always")
+def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
+    """The value of a last trick of single tiles, by backward induction over every beat/discard choice.
+
+    Each follower holds one tile: it discards it or, if it may, beats with it.  Leaf i of the
+    choice tree has bit k set when the k-th follower beats; leaves are settled, then the choices
+    are folded from the last follower back to the first (max for seat s, min for the others).
+    """
+    n = Q[Q_PLAYERS]
+    folded = X[X_FOLDED]
+    s = X[X_SEAT]
+    nf = 0
+    x = _next_active(leader, n, folded)
+    while x != leader:
+        ky[ply, nf] = x
+        nf += 1
+        x = _next_active(x, n, folded)
+    sentinel = np.int64(-(1 << 62))
+    lead_tile = ctz(hands[leader])
+    for leaf in range(1 << nf):
+        stand = lead_tile
+        win = leader
+        valid = True
+        for k in range(nf):
+            if leaf >> k & 1:
+                seat = ky[ply, k]
+                t = ctz(hands[seat])
+                if (T[ROW_TILE + t, K_CLS] != T[ROW_TILE + stand, K_CLS]
+                        or T[ROW_TILE + t, K_RANK] <= T[ROW_TILE + stand, K_RANK]
+                        or (Q[Q_EARLY] != 0 and dong[seat] + 1 < Q[Q_MIN_DONG])):
+                    valid = False
+                    break
+                stand = t
+                win = seat
+        if valid:
+            dong[win] += 1
+            ky[ply, 8 + leaf] = np.int64(_terminal(Q, X, dong, win, 1, -1))
+            dong[win] -= 1
+        else:
+            ky[ply, 8 + leaf] = sentinel
+    for k in range(nf - 1, -1, -1):
+        maxing = ky[ply, k] == s
+        bit = 1 << k
+        for i in range(bit):
+            a = ky[ply, 8 + i]
+            b = ky[ply, 8 + (i | bit)]
+            if b != sentinel and a != sentinel:
+                a = max(a, b) if maxing else min(a, b)
+            ky[ply, 8 + i] = a
+    return float(ky[ply, 8])
+
+
 _I2 = types.int64[:, ::1]
 _I1 = types.int64[::1]
 _SEARCH_SIG = types.float64(_I2, _I1, _I1, _I2, types.float64[:, ::1], _I1, _I1, _I1, _I1, _I2, _I2, _I2,
@@ -567,6 +619,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     k0 = np.int64(0)
     k1 = np.int64(0)
     k2 = np.int64(0)
+    if lead_p == -1 and popcount(hand) == 1:
+        return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
         h = k0 ^ (k2 * np.int64(-3372029247567499371))

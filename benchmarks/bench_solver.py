@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark the exact solver: random `hk` deals solved from the first lead (banker leads), one thread.
+
+For each deal (perfect shuffle, dealt in rounds, seed → deal i) the value V_s of the position
+before the first lead is solved for the banker (seat 0) and for seat 3; time and nodes per
+solve.  `--tiles K` solves the same kind of position with K tiles a hand left (the first
+8 − K 戙 spread at random), to see how the cost grows towards a full deal.  Prints a Markdown
+report for benchmarks/README.md.
+
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 8
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 6
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tianjiu_sim.game.reference import deal_reference  # noqa: E402
+from tianjiu_sim.game.rules import preset  # noqa: E402
+from tianjiu_sim.kernels.position import Position, Solver  # noqa: E402
+
+
+def cpu_model() -> str:
+    """CPU model name from lscpu (or platform)."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def position(rules, seed: int, i: int, tiles: int) -> Position:
+    """Deal i of the run: full hands, or the first `tiles` tiles of each with the rest as 戙."""
+    hands = deal_reference(rules, seed, i)
+    if tiles == rules.tiles_per_player:
+        return Position(rules, tuple(hands), (0,) * rules.players, 0)
+    rng = random.Random(seed * 1_000_003 + i)
+    cut = []
+    for h in hands:
+        bits = [b for b in range(32) if h >> b & 1]
+        rng.shuffle(bits)
+        cut.append(sum(1 << b for b in bits[:tiles]))
+    dong = [0] * rules.players
+    for _ in range(rules.tiles_per_player - tiles):
+        dong[rng.randrange(rules.players)] += 1
+    return Position(rules, tuple(cut), tuple(dong), 0)
+
+
+def main() -> None:
+    """Run the benchmark and print the report."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--tiles", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tt-bits", type=int, default=22)
+    args = ap.parse_args()
+    rules = preset("hk")
+    solver = Solver(rules, tt_bits=args.tt_bits)
+    solver.value(position(rules, args.seed, 0, 1), 0)  # compile / load the kernel first
+    rows = {0: [], 3: []}
+    t_all = time.perf_counter()
+    for i in range(args.deals):
+        pos = position(rules, args.seed, i, args.tiles)
+        for seat in rows:
+            t = time.perf_counter()
+            _, nodes = solver.value(pos, seat)
+            rows[seat].append((time.perf_counter() - t, nodes))
+        print(f"deal {i}: {rows[0][-1][0]:.3f} s / {rows[3][-1][0]:.3f} s", file=sys.stderr, flush=True)
+    total = time.perf_counter() - t_all
+    print(f"### Solver, `hk`, {args.tiles} tiles a hand, banker to lead — "
+          f"{datetime.date.today().isoformat()}, {cpu_model()}, 1 thread\n")
+    print(f"{args.deals} deals (seed {args.seed}), TT 2^{args.tt_bits} entries, total {total:.1f} s.\n")
+    print("| perspective | median time | worst time | median nodes | worst nodes |")
+    print("|---|---|---|---|---|")
+    for seat, got in rows.items():
+        times = [t for t, _ in got]
+        nodes = [n for _, n in got]
+        name = "banker (seat 0)" if seat == 0 else "seat 3"
+        print(f"| {name} | {statistics.median(times) * 1000:.1f} ms | {max(times) * 1000:.1f} ms | "
+              f"{int(statistics.median(nodes)):,} | {max(nodes):,} |")
+
+
+if __name__ == "__main__":
+    main()
