@@ -1,0 +1,81 @@
+"""`tjsim solve`: output formats, trace prefixes (checked against the brute force) and bad input."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import assert_user_error, run_cli
+from tianjiu_sim.game.reference import play_deal_reference
+from tianjiu_sim.game.rules import preset
+from tianjiu_sim.kernels.position import position_from_trace
+
+sys.path.insert(0, str(Path(__file__).parent))
+from brute_force import brute_value  # noqa: E402
+
+DEAL = ["solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1", "--leader", "0"]
+
+
+def test_solve_json_and_table():
+    res = run_cli(*DEAL, "--format", "json")
+    assert res.code == 0, res.err
+    out = json.loads(res.out)
+    assert out["seat"] == 0 and out["value"] == 16 and out["nodes"] > 0
+    assert [a["tiles"] for a in out["actions"]] == [["6-6"], ["5-4"], ["6-6", "5-4"]]
+    assert all(a["action"] == "lead" for a in out["actions"])
+    res = run_cli(*DEAL, "--seat", "3")
+    assert res.code == 0 and "Exact value for seat 3" in res.out and "-6" in res.out
+    res = run_cli(*DEAL, "--format", "csv")
+    assert res.out.splitlines()[0] == "action,tiles,value"
+
+
+@pytest.mark.parametrize("rules,seed", [("folk", 3), ("hk", 4)])
+def test_solve_trace_prefix_equals_brute_force(tmp_path, rules, seed):
+    rs = preset(rules)
+    trace = play_deal_reference(rs, None, seed, 0, ["random"] * rs.players)
+    plays = [p for t in trace["tricks"] for p in t["plays"]]
+    if not plays:
+        pytest.skip("void deal")
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    at = max(0, len(plays) - 9)  # the last 2–3 tricks: small enough for the brute force
+    pos = position_from_trace(rs, trace, at)
+    seat = pos.to_act()
+    res = run_cli("solve", "--rules", rules, "--trace", str(path), "--at", str(at), "--format", "json")
+    assert res.code == 0, res.err
+    got = json.loads(res.out)
+    want = brute_value(rs, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                       pos.trick, pos.has_led, pos.pending, pos.paid)
+    assert got["seat"] == seat and abs(got["value"] - want) < 1e-6
+    # Before the last play the value of the action actually played is the trace's result.
+    last = len(plays) - 1
+    res = run_cli("solve", "--rules", rules, "--trace", str(path), "--at", str(last), "--format", "json")
+    out = json.loads(res.out)
+    played = plays[last]
+    match = [a for a in out["actions"] if sorted(a["tiles"]) == sorted(played["tiles"])
+             and a["action"] == played["action"]]
+    assert match and match[0]["value"] == trace["payments"][out["seat"]]
+
+
+def test_solve_bad_input(tmp_path):
+    assert_user_error(run_cli("solve", "--deal", "6-6 6-6 | 6-6 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1",
+                              "--leader", "0"), "6-6")
+    assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1", "--dong", "2,2,1,1",
+                              "--leader", "0"), "add up")
+    assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,2",
+                              "--leader", "0"), "add up")
+    assert_user_error(run_cli(*DEAL, "--seat", "4"), "--seat")
+    assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1",
+                              "--leader", "9"), "--leader")
+    assert_user_error(run_cli("solve", "--dong", "2,2,1,1"), "--deal")
+    rs = preset("hk")
+    trace = play_deal_reference(rs, None, 1, 0, ["random"] * 4)
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    assert_user_error(run_cli("solve", "--trace", str(path), "--at", "32"), "--at")
+    assert_user_error(run_cli("solve", "--trace", str(path)), "--at")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert_user_error(run_cli("solve", "--trace", str(bad), "--at", "3"), "JSON")
