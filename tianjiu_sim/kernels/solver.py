@@ -296,6 +296,18 @@ def _groups(T, Q, hand, others, grow):
 
 
 @njit(cache=True, inline="always")
+def _any_tile(T, hand, col, against):
+    """Whether some tile b of the hand has T[tile b, col] meeting `against` (e.g. a higher tile held)."""
+    rest = hand
+    while rest:
+        b = ctz(rest)
+        rest &= rest - 1
+        if against & T[ROW_TILE + b, col]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _sort(mv, ky, ply, nm):
     """Insertion sort of one ply's moves by ordering key (lists are short)."""
     for i in range(1, nm):
@@ -648,15 +660,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             ttv[idx, 1] = INF
             ttb[idx] = -1
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
-        sure = True
-        rest = hand
-        while rest:
-            b = ctz(rest)
-            rest &= rest - 1
-            if others & T[ROW_TILE + b, K_ABOVE]:
-                sure = False
-                break
-        if sure:
+        if not _any_tile(T, hand, K_ABOVE, others):
             cnt = popcount(hand)
             dong[leader] += cnt
             v = _terminal(Q, X, dong, leader, 1, -1)
@@ -667,15 +671,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         # Residual-tile dice (§4.7): a chance node over the 36 throws.
         cnt = popcount(hand)
         if Q[Q_DICE] != 0 and (cnt == 2 or cnt == 3):
-            multi = False
-            rest = hand
-            while rest:
-                b = ctz(rest)
-                rest &= rest - 1
-                if hand & T[ROW_TILE + b, K_PARTNERS]:
-                    multi = True
-                    break
-            if not multi:
+            if not _any_tile(T, hand, K_PARTNERS, hand):  # no multi-tile play in the hand
                 w_gong = 0
                 w_za = 0
                 w_yao = 0
