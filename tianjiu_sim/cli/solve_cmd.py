@@ -11,7 +11,8 @@ from ..errors import TjsimError
 from ..game.rules import RuleSet
 from ..game.tiles import parse_deal, tile_list
 from ..kernels.position import Position, Solver, position_from_deal, position_from_trace
-from .options import emit, emit_json, format_options, parse_int_list, render_table, resolve_rules, rules_option, to_csv
+from ..output.tables import render_table, to_csv
+from .options import emit, emit_json, format_options, parse_int_list, resolve_rules, rules_option
 
 
 def position_options(f):
