@@ -17,18 +17,23 @@ Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read a
   MTD(f) loop over the integer value, generalised to fail-soft windows (b − 1, b) so the dice's
   fractional values also converge;
 - the transposition table of `TransTable.h` (`nodeCardsType`: lower bound, upper bound and the
-  best move, stored only at the start of a trick) is `tt_val` + `tt_best` here, keyed by the
-  exact holdings instead of DDS's relative-rank partitions;
+  best move, stored only at the start of a trick) is `tt_val` + `tt_best` here; like DDS's
+  partition search (entries keyed by relative ranks, not by the cards themselves) `_tt_key` reads
+  the holdings up to equivalence, so transposed positions that differ only in equivalent tiles
+  share an entry (hashed into two 64-bit words: a false match needs a 128-bit collision);
 - `Moves::MoveGen0/123` generate one move per *sequence* of equivalent cards (cards adjacent
   once the cards played are removed): `_groups` does the same for tiles — multi-free tiles of
   one class with no other seat's tile ranked between them, copies of a kind, and (dice off) all
   tiles of classes no other seat holds — for leads, single beats and face-down discards;
-- the quick tricks of `QuickTricks.cpp` become `_sure_bound`: a leader whose every tile is an
+- the quick tricks of `QuickTricks.cpp` become the sure-winner bound in `_search`: a leader whose every tile is an
   unbeatable single takes every remaining trick, which is a bound on the value (a lower bound
   for the maximiser on lead, an upper one for a minimiser) that cuts before any move is made;
 - move ordering in the spirit of `Moves::WeightAlloc*`: the TT's best lead first, sure winners
   next; a follower whose side is already winning discards its weakest tiles first, otherwise it
-  beats (cheapest beat when it is the last to act).
+  beats (strongest first while an opponent of it is still to play, else cheapest); a killer move
+  per ply (the last move that cut off there) is tried first.
+Not from DDS: a last trick of single tiles is settled by backward induction over the followers'
+beat/discard choices without recursing (`_last_single_trick`).
 
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
