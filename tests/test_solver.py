@@ -10,7 +10,6 @@ import dataclasses
 import os
 import random
 import sys
-from itertools import combinations
 from pathlib import Path
 
 import pytest
