@@ -97,7 +97,7 @@ def configure() -> None:
 # Cold compile time of each kernel a command waits for, measured on the 2-core CI machine
 # (benchmarks/README.md, "Compile times"); other kernels get the generic wording.
 COMPILE_SECONDS = {
-    "_play_rows": ("the game engine", 90),
+    "_play_rows": ("the game engine", 70),
     "_mc_kernel": ("the deal-odds sampler", 15),
     "_exact_kernel": ("the exact deal-odds counter", 15),
     "_exchange": ("the tile exchanges of tjsim value", 10),
