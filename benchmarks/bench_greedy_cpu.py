@@ -1,5 +1,5 @@
 """CPU ns per complete hk greedy deal on one thread, best of 5 x 200,000 deals (warm cache): robust to other jobs."""
-import resource, time
+import resource
 from tianjiu_sim.game.rules import preset
 from tianjiu_sim.sim.runner import run_deals
 def cpu():
