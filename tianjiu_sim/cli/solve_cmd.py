@@ -6,13 +6,16 @@ import time
 from pathlib import Path
 
 import click
+from typing import TYPE_CHECKING
 
 from ..errors import TjsimError
 from ..game.rules import RuleSet
 from ..game.tiles import parse_deal, tile_list
-from ..kernels.position import Position, Solver, position_from_deal, position_from_trace
 from ..output.tables import render_table, to_csv
 from .options import emit, emit_json, format_options, parse_int_list, resolve_rules, rules_option
+
+if TYPE_CHECKING:  # the solver's kernels compile when imported: only commands that solve import it
+    from ..kernels.position import Position
 
 
 def position_options(f):
@@ -57,6 +60,7 @@ def _load_trace(path: str, index: int) -> dict:
 def read_position(rules_spec: str, deal_text, dong, leader, folded, trace_path, trace_deal, at,
                   banker, streak) -> tuple[RuleSet, Position]:
     """The rule set and Position named by the position options; every mistake is a TjsimError."""
+    from ..kernels.position import position_from_deal, position_from_trace  # noqa: PLC0415 (compiles)
     if trace_path is not None:
         if deal_text is not None or dong is not None or leader is not None:
             raise TjsimError("give a position either by --trace/--at or by --deal/--dong/--leader, not both")
@@ -129,6 +133,8 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
                                banker, streak)
     seat = check_seat(pos, seat)
     t0 = time.perf_counter()
+    from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
+
     sol = Solver(rules).solve(pos, seat)
     secs = time.perf_counter() - t0
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
