@@ -30,6 +30,7 @@ COMMANDS = {
     "paigow": "paigow_cmd:paigow",
     "nine-cards": "nine_cards_cmd:nine_cards",
     "solve": "solve_cmd:solve",
+    "advise": "advise_cmd:advise",
 }
 
 

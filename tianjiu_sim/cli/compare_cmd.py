@@ -5,6 +5,7 @@ import click
 
 from ..errors import TjsimError
 from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from ..strategies.names import sees_all, sees_all_note
 
 
 def common_play_options(f):
@@ -37,7 +38,8 @@ def check_deals(deals: int, what: str = "--deals") -> None:
 
 @click.command("compare")
 @click.option("--policies", "policies_text", required=True, metavar="A,B[,C…]",
-              help="Strategies to compare (random, greedy, heuristic), each once.")
+              help="Strategies to compare, each once: random, greedy, heuristic, pimc[:W], oracle "
+                   "(oracle sees every hand: an upper bound).")
 @click.option("--deals", type=int, default=20000, show_default=True, help="Deals (each replayed once per strategy).")
 @click.option("--until-stderr", "until_stderr", type=float, default=None, metavar="X",
               help="Instead of --deals: play until every difference's standard error is below X 戙.")
@@ -124,6 +126,7 @@ def emit_compare(summary, config: dict, seed: int, fmt: str, out: str | None) ->
     if fmt == "json":
         extra = {k: config[k] for k in ("rules", "players", "policies", "replays", "method", "shuffle",
                                         "until_stderr", "stopped_by")}
+        extra["sees_all"] = [config["policies"][i] for i in sees_all(config["policies"])]
         emit_json(compare_json(summary, config["deals"], dict(extra, seed=seed)), out)
         return
     shown = display_frame(summary)
@@ -160,6 +163,8 @@ def compare_text(shown, config: dict, seed: int) -> str:
     head = (f"Duplicate comparison — rules {config['rules']}, {config['players']} players, "
             f"{config['deals']:,} deals × {config['replays']} replays (strategies rotated through the seats), "
             f"seed {seed}{stop}\n")
+    if sees_all_note(config["policies"]):
+        head += sees_all_note(config["policies"]) + "\n"
     vr_all, vr_deal = vr.get("all"), vr.get("per_deal")
     tail = (f"variance ratio {vr_all:.4f}: the same number of deal plays spent on independent deals would give "
             f"differences {vr_all:.4f}× the variance ({vr_deal:.4f}× at the same number of deals)\n"

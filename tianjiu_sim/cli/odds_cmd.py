@@ -211,7 +211,7 @@ def _json(run, rows, homogeneity, deviation, elapsed: float) -> dict:
                    "perfect shuffle. played plays one deal per deal: far slower than box.")
 @click.option("--previous-policy", default="heuristic", show_default=True, metavar="NAME",
               help="Strategy of every seat in the simulated previous deals of --from played "
-                   "(random, greedy, heuristic).")
+                   "(random, greedy, heuristic, pimc[:W], oracle — oracle sees every hand).")
 @click.option("--deals", type=int, default=None, metavar="N",
               help=f"Deals per method × shuffle [default: {DEFAULT_DEALS:,} with a perfect shuffle, "
                    f"{DEFAULT_DEALS_IMPERFECT:,} per imperfect shuffle].")

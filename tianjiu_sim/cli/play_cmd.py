@@ -7,6 +7,7 @@ from ..errors import TjsimError
 from ..game.tiles import KINDS, TILE_KIND, parse_deal, parse_hand
 from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
 from ..output.tables import render_table, to_csv
+from ..strategies.names import sees_all, sees_all_note
 
 MAX_SEED = 2**64 - 1
 
@@ -14,9 +15,11 @@ MAX_SEED = 2**64 - 1
 def policy_options(f):
     """`--policy NAME` (every seat) or `--policies A,B,C,D` (one per seat)."""
     f = click.option("--policies", default=None, metavar="A,B,C,D",
-                     help="One strategy per seat, in seat order (random, greedy, heuristic).")(f)
+                     help="One strategy per seat, in seat order: random, greedy, heuristic, pimc[:W] "
+                          "(searches W worlds drawn from what the seat sees, default 16), oracle "
+                          "(sees every hand: an upper bound, not a fair player).")(f)
     f = click.option("--policy", default=None, metavar="NAME",
-                     help="One strategy for every seat (random, greedy, heuristic). Default: heuristic.")(f)
+                     help="One strategy for every seat (as --policies). Default: heuristic.")(f)
     return f
 
 
@@ -103,6 +106,8 @@ def render_trace(tr: dict, names: list[str]) -> str:
         role = " banker 莊" if s == tr["banker"] else ""
         fold = "  — folds" if s in tr["folded"] else ""
         lines.append(f"  seat {s} [{names[s]}{role}]: {tiles_label(hand)}{fold}")
+    if sees_all_note(names):
+        lines.append("  " + sees_all_note(names))
     lines.append("")
     if not tr["tricks"]:
         lines.append("Void deal: fewer than two players remain after folding; nobody pays.")
@@ -180,6 +185,7 @@ def play(rules_spec, players, policy, policies, seed, banker, streak, deal_index
     tr = simulate_traces(rules, names, seed, 1, hands=hands, banker=banker, streak=streak, start=deal_index,
                          method=method, shuffle=shuffle)[0]
     tr["policies"] = names
+    tr["sees_all_hands"] = sees_all(names)
     if fmt == "json":
         emit_json(tr, out)
     elif fmt == "csv":

@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import TjsimError
 from ..stats import mean_ci
 from .options import emit, emit_json, format_options, players_option, rules_option
+from ..strategies.names import sees_all, sees_all_note
 from ..output.tables import render_table, to_csv
 from .play_cmd import check_dealing, dealing_options, policy_options, table_options, table_setup
 
@@ -141,12 +142,15 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
         emit("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in traces), trace_path)
     if fmt == "json":
         emit_json({"rules": rules.name, "players": rules.players, "deals": deals, "seed": seed,
-                   "method": method, "shuffle": shuffle, "banker": banker, "streak": streak, "seats": rows}, out)
+                   "method": method, "shuffle": shuffle, "banker": banker, "streak": streak, "seats": rows,
+                   "sees_all_hands": sees_all(names)}, out)
     elif fmt == "csv":
         emit(to_csv(rows, COLUMNS), out)
     else:
         title = (f"tjsim simulate — rules {rules.name}, {rules.players} players, {deals:,} deals, seed {seed}, "
                  f"dealing {method}/{shuffle}, banker seat {banker} (streak {streak}); payments in 戙 per deal")
+        if sees_all_note(names):
+            title += "\n" + sees_all_note(names)
         text = render_table(rows, TABLE_COLUMNS, title=title)
         bonus_rows = [{"seat": r["seat"], "policy": r["policy"],
                        **{f"{k} {w}": r[f"{k}_{w}"] for k in BONUS_KEYS for w in ("rate", "mean")}}

@@ -6,6 +6,7 @@ import click
 from ..errors import TjsimError
 from .compare_cmd import check_deals, common_play_options
 from .options import emit, emit_json, format_options, players_option, resolve_rules, rules_option
+from ..strategies.names import sees_all, sees_all_note
 
 SHOWN_COLUMNS = ["setting", "method", "component", "holders", "share", "mean_with", "mean_without", "value",
                  "ci_low", "ci_high", "se"]
@@ -110,7 +111,8 @@ def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> 
     if fmt == "json":
         rows = display_frame(summary, digits=12).to_dict(orient="records")
         emit_json({"rules": config["rules"], "players": config["players"], "policies": config["policies"],
-                   "deals": config["deals"], "seed": seed, "values": rows}, out)
+                   "deals": config["deals"], "seed": seed, "values": rows,
+                   "sees_all_hands": sees_all(config["policies"])}, out)
         return
     shown = display_frame(summary)
     if fmt == "csv":
@@ -125,4 +127,5 @@ def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> 
     legend = ("components: " + "; ".join(f"{k} = {v}" for k, v in COMPONENT_LABELS.items())
               + ". share = fraction of hands with the feature; holders = hands (conditional) or "
                 "replayed deals (counterfactual).\n")
-    emit("\n".join(parts) + "\n" + legend, out)
+    note = sees_all_note(config["policies"])
+    emit("\n".join(parts) + "\n" + legend + (note + "\n" if note else ""), out)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..game.rules import RuleSet
-from ..strategies.registry import POLICIES
+from ..strategies.registry import POLICIES, SEARCH_POLICIES, policy_id
 
 
 def cell_seed(seed: int, cell: int) -> int:
@@ -27,5 +27,14 @@ def cell_rules(cell: dict[str, Any]) -> RuleSet:
 
 
 def known_strategies() -> tuple[str, ...]:
-    """Strategy names accepted in experiment files: those the engine implements."""
-    return tuple(POLICIES)
+    """Strategy names accepted in experiment files (the search ones also as pimc:W, pimc:W:H, oracle:H)."""
+    return tuple(POLICIES) + SEARCH_POLICIES
+
+
+def is_strategy(name: str) -> bool:
+    """Whether the engine implements the strategy `name`."""
+    try:
+        policy_id(name)
+    except ValueError:
+        return False
+    return True

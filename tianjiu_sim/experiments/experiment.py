@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import TjsimError
 from ..game.rules import PRESETS, PRESET_NAMES, SETTING_KEYS, _check_type, _resolve, load_rules_file
-from .cells import cell_rules, cell_seed, known_strategies
+from .cells import cell_rules, cell_seed, is_strategy, known_strategies
 from .measures import MEASURES
 
 __all__ = ["Experiment", "cell_label", "cell_rules", "cell_seed", "config_fingerprint", "known_strategies",
@@ -317,7 +317,7 @@ def parse_experiment(path: str | Path) -> tuple[Experiment | None, list[str]]:
                 for s in seats:
                     if not isinstance(s, str):
                         probs.add(key, f"strategies must be names or lists of names, got {s!r}")
-                    elif s not in names:
+                    elif not is_strategy(s):
                         probs.add(key, f"unknown strategy '{s}'{_near(s, names)}", s)
             elif axis in SETTING_KEYS:
                 why = _check_type(axis, v)

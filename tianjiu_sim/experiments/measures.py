@@ -36,8 +36,7 @@ from ..sim.duplicate import rotation_table
 from ..sim.odds import MAX_HAND_TILES, all_events, exact_probabilities
 from ..sim.runner import deal_plan, run_deals
 from ..stats import mean_ci, ratio_ci, ratio_difference_ci, wilson
-from ..strategies.registry import POLICIES
-from .cells import cell_rules, known_strategies
+from .cells import cell_rules, is_strategy, known_strategies
 
 
 @dataclass(frozen=True)
@@ -290,8 +289,8 @@ def _mean_columns(df: pd.DataFrame, prefix: str, sum_col: str, sq_col: str, n_co
 def _check_strategies_known(cell: dict, options: dict) -> list[str]:
     out = _check_method_fits(cell, options)
     for s in cell.get("strategies") or []:
-        if s not in POLICIES:
-            out.append(f"strategy '{s}' is not implemented by the engine yet (available: {', '.join(POLICIES)})")
+        if not is_strategy(s):
+            out.append(f"strategy '{s}' is not implemented by the engine (available: {', '.join(known_strategies())})")
     return out
 
 
@@ -376,7 +375,7 @@ def _ladder_options(options: dict) -> list[tuple[str, str]]:
         if len(lad) < 2:
             probs.append(("ladder", "needs at least two strategies to compare"))
         for s in lad:
-            if s not in known_strategies():
+            if not is_strategy(s):
                 probs.append(("ladder", f"unknown strategy {s!r} (allowed: {', '.join(known_strategies())})"))
     return probs
 

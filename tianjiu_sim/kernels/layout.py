@@ -67,6 +67,10 @@ O_TO_ACT = OBSERVATION.add("to_act", 1, "active seats still to act in this trick
 O_TILES = OBSERVATION.add("tiles", 1, "tiles per player as dealt")
 O_STREAK = OBSERVATION.add("streak", 1, "banker's streak")
 O_LEAD_SIZE = OBSERVATION.add("lead_size", 1, "tiles in the lead of the current trick")
+O_FIRST_LEAD = OBSERVATION.add("first_lead", 1, "1 if the current trick's lead is its leader's first lead (賀尊)")
+O_CAUGHT = OBSERVATION.add("caught", 1, "seat whose beat first beat a led 至尊 in this trick (包尊 catch), else -1")
+O_PEND_LEADER = OBSERVATION.add("pend_leader", 1, "leader of a 至尊 whose 賀尊 is suspended (-1: none)")
+O_PEND_WINNER = OBSERVATION.add("pend_winner", 1, "the seat that beat that 至尊 (-1: none)")
 O_DONG = OBSERVATION.add("dong", MAX_SEATS, "+ seat: 戙 so far")
 O_DISC = OBSERVATION.add("disc", MAX_SEATS, "+ seat: tiles discarded face down so far")
 O_FOLDED = OBSERVATION.add("folded", MAX_SEATS, "+ seat: 1 if folded")
@@ -195,6 +199,7 @@ STREAMS = {
     "previous_dice": 11,  # … and its dice
     "nine_cards_world": 21,    # 九支十仔 lookahead: the worlds drawn from a seat's observation …
     "nine_cards_rollout": 22,  # … and the play-outs in them
+    "advise": 23,         # tjsim advise: the worlds drawn from the seat's observation
 }
 STREAM_DEAL = STREAMS["deal"]
 STREAM_PLAY = STREAMS["play"]

@@ -163,6 +163,7 @@ class Solver:
         n = pos.players
         X = np.zeros(K.N_X, dtype=np.int64)
         X[K.X_SEAT] = seat
+        X[K.X_HORIZON] = K.EXACT
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)

@@ -73,8 +73,19 @@ N_Q = 24
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
- X_GEN, X_ACTIVE, X_ITER) = range(11)
-N_X = 12
+ X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE) = range(13)
+N_X = 14
+# X_HORIZON: tricks that start with more tiles a hand than this are played out, not searched:
+# every seat plays the first move of the search's own move ordering (a fixed function of the
+# position: no killer, no TT hint), and the search is exact from the first trick boundary at or
+# below the horizon.  EXACT (the default) searches everything.  This is how `pimc` and `oracle`
+# afford early decisions (strategies/search.py).
+EXACT = 99
+# X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
+# value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
+# probability that s closes on the solved line.  Below every gap between distinct values
+# (multiples of 1/1296: two nested dice throws).
+CLOSE_EPS = 1.0 / 65536.0
 
 MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
 MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
@@ -252,6 +263,8 @@ def _terminal(Q, X, dong, closer, extra, catcher):
         else:
             got += pay
     v = float(got)
+    if X[X_CLOSE_TIE] != 0 and closer == s:
+        v += CLOSE_EPS
     if X[X_PEND_LEADER] >= 0 and X[X_PEND_WINNER] != closer:
         v += _give(X, X[X_PEND_LEADER], Q[Q_SUP_BONUS])  # the suspended 賀尊 is paid after all
     if catcher >= 0 and Q[Q_CLOSE_REWARD] > 0:
@@ -451,7 +464,8 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
                 win = seat
         if valid:
             dong[win] += 1
-            ky[ply, 8 + leaf] = np.int64(_terminal(Q, X, dong, win, 1, -1))
+            # in units of CLOSE_EPS: exact for the integer settlement and its close tie
+            ky[ply, 8 + leaf] = np.int64(round(_terminal(Q, X, dong, win, 1, -1) / CLOSE_EPS))
             dong[win] -= 1
         else:
             ky[ply, 8 + leaf] = sentinel
@@ -464,7 +478,7 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
             if b != sentinel and a != sentinel:
                 a = max(a, b) if maxing else min(a, b)
             ky[ply, 8 + i] = a
-    return float(ky[ply, 8])
+    return float(ky[ply, 8]) * CLOSE_EPS
 
 
 _I2 = types.int64[:, ::1]
@@ -529,6 +543,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             return v
 
         # A follower: beat the standing play or discard `size` tiles face down.
+        playout = popcount(hands[leader]) + size > X[X_HORIZON]
         hand = hands[seat]
         grow = gp[ply]
         _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
@@ -541,7 +556,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if (nxt == s) != maxing:
                 threat = True
             nxt = _next_active(nxt, n, folded)
-        killer = grow[G_KILLER]
+        killer = grow[G_KILLER] if not playout else np.int64(-(1 << 62))
         nm = 0
         early = last and Q[Q_EARLY] != 0 and dong[seat] + size < Q[Q_MIN_DONG]
         bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
@@ -595,6 +610,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             t = c | (c - 1)  # Gosper: the next set of `size` bits
             c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
         _sort(mv, ky, ply, nm)
+        if playout:
+            nm = 1
         best = -INF if maxing else INF
         for j in range(nm):
             code = mv[ply, j]
@@ -623,7 +640,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     if v < beta:
                         beta = v
             if alpha >= beta:
-                gp[ply, G_KILLER] = code  # killer move: tried first at this ply next time
+                if not playout:
+                    gp[ply, G_KILLER] = code  # killer move: tried first at this ply next time
                 break
         return best
 
@@ -638,6 +656,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     k2 = np.int64(0)
     if lead_p == -1 and popcount(hand) == 1:
         return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
+    playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
         h = k0 ^ (k2 * np.int64(-3372029247567499371))
@@ -655,7 +674,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 alpha = lo
             if hi < beta:
                 beta = hi
-            hint = ttb[idx]
+            if not playout:
+                hint = ttb[idx]
         else:
             ttg[idx] = X[X_GEN]
             ttk[idx, 0] = k0
@@ -665,7 +685,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             ttv[idx, 1] = INF
             ttb[idx] = -1
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
-        if not _any_tile(T, hand, K_ABOVE, others):
+        if (not playout) and not _any_tile(T, hand, K_ABOVE, others):
             cnt = popcount(hand)
             dong[leader] += cnt
             v = _terminal(Q, X, dong, leader, 1, -1)
@@ -739,6 +759,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             ky[ply, nm] = key
             nm += 1
     _sort(mv, ky, ply, nm)
+    if playout:
+        nm = 1
     old_led = X[X_HAS_LED]
     fl = 0 if (old_led >> leader & 1) else 1
     X[X_HAS_LED] = old_led | (np.int64(1) << leader)

@@ -21,7 +21,8 @@ from ..kernels.layout import (
     RB_AMOUNT, RB_PAID, RB_SEAT, RB_TYPE, RN_BONUSES, RN_PLAYS, RN_TRICKS, RP_ACTION, RP_SEAT, RP_TILES,
     RP_TRICK, RT_DONG, RT_LEADER, RT_WINNER,
     ACT_BEAT, ACT_DISCARD, ACT_LEAD, B_QUARTET, B_SUPREME, B_SUPREME_CLOSE, C_BEAT, C_BEATEN, C_LED,
-    O_ACTIVE, O_BANKER, O_DISC, O_DONG, O_FOLDED, O_FORCED, O_HAND, O_HAND_SIZE, O_LAST, O_LEAD_PLAY,
+    O_ACTIVE, O_BANKER, O_CAUGHT, O_DISC, O_DONG, O_FIRST_LEAD, O_FOLDED, O_FORCED, O_HAND, O_HAND_SIZE,
+    O_LAST, O_LEAD_PLAY, O_PEND_LEADER, O_PEND_WINNER,
     O_LEAD_SIZE, O_LEADER, O_LED, O_PLAYERS, O_SEAT, O_SEEN, O_SHOWN, O_STREAK, O_TILES, O_TO_ACT,
     O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, OBS_LEN, P_CLS, P_MASK, P_SIZE,
     R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_DICE_GONG, R_DICE_ZA, R_FOLD, R_FOLD_COST, R_PLAYERS,
@@ -109,11 +110,12 @@ def deal_scratch(players):
 @njit(cache=True, inline="always")
 def play_deal(hands0, banker, streak, policies, prow, params, tabs,
               st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
-              rec_plays, rec_tricks, rec_bonus, rec_n, ri, counts):
+              rec_plays, rec_tricks, rec_bonus, rec_n, ri, counts, search):
     """Play one deal from `hands0`; fills dong, folded, pay (net, bonuses included), bonus[seat, type].
 
     Seat s decides with policy id `policies[prow, s]` through the registry's `choose_fold`,
-    `choose_lead` and `choose_follow`, which get the observation only.
+    `choose_lead` and `choose_follow`, which get the observation only (the hands go to `oracle`
+    alone; `search` is the search strategies' scratch, None when no seat searches).
     (A row index, not a row: a view per deal would cost a reference count on the shared array.)
 
     Returns the closer (結) or -1 for a void deal. Records the trace into slab `ri` of the 3-D
@@ -142,6 +144,9 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
     obs[O_PLAYERS] = n_players
     obs[O_TILES] = tiles
     obs[O_STREAK] = streak
+    obs[O_PEND_LEADER] = -1
+    obs[O_PEND_WINNER] = -1
+    obs[O_CAUGHT] = -1
 
     # §4.6 fold, seats in order from the banker.
     active = n_players
@@ -152,7 +157,8 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
             obs[O_HAND] = hands[s]
             obs[O_HAND_SIZE] = tiles
             obs[O_ACTIVE] = active
-            if may_fold(obs, params) and choose_fold(policies[prow, s], obs, tabs, params, st_play):
+            if may_fold(obs, params) and choose_fold(policies[prow, s], obs, tabs, params, st_play,
+                                                            hands, search):
                 folded[s] = 1
                 obs[O_FOLDED + s] = 1
                 active -= 1
@@ -191,7 +197,7 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
                 and not _has_multi(hands[leader], tabs)):
             forced = _residual_suit(hands[leader], params, st_dice)
         obs[O_FORCED] = forced
-        lead = choose_lead(policies[prow, leader], obs, tabs, params, st_play, buf)
+        lead = choose_lead(policies[prow, leader], obs, tabs, params, st_play, buf, hands, search)
         obs[O_FORCED] = 0
         m = pt[lead, P_MASK]
         size = pt[lead, P_SIZE]
@@ -208,6 +214,8 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
         obs[O_WIN_SEAT] = leader
         obs[O_WIN_IS_LEAD] = 1
         obs[O_LAST] = 1 if last else 0
+        obs[O_FIRST_LEAD] = 1 if first_lead else 0
+        obs[O_CAUGHT] = -1
         if record:
             _record_play(rec_plays, rec_n, ri, trick, leader, ACT_LEAD, m)
         if count:
@@ -224,8 +232,10 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
             obs[O_SEAT] = s
             obs[O_HAND] = hands[s]
             obs[O_TO_ACT] = to_act
-            p, disc = choose_follow(policies[prow, s], obs, tabs, params, st_play, buf, kv)
+            p, disc = choose_follow(policies[prow, s], obs, tabs, params, st_play, buf, kv, hands, search)
             if p >= 0:
+                if lead == sup and win_seat == leader:
+                    obs[O_CAUGHT] = s
                 pm = pt[p, P_MASK]
                 hands[s] &= ~pm
                 obs[O_SEEN] |= pm
@@ -269,6 +279,8 @@ def play_deal(hands0, banker, streak, policies, prow, params, tabs,
                     pending = nb
                     pending_leader = leader
                     pending_winner = win_seat
+                    obs[O_PEND_LEADER] = leader
+                    obs[O_PEND_WINNER] = win_seat
                     amount = np.int64(0)
                 else:
                     amount = _give(bonus, folded, B_SUPREME, leader, params[R_SUPREME_BONUS])

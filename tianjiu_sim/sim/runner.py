@@ -23,7 +23,7 @@ from ..kernels.layout import STREAM_DEAL, STREAM_DICE, STREAM_PLAY
 from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
 from ..kernels.layout import R_NCLASSES, R_PLAYERS
-from ..strategies.registry import POLICIES
+from ..strategies.registry import is_search, make_scratch, policy_id
 from ..kernels.threads import fetch_add1, set_threads
 from .trace import to_trace
 
@@ -44,7 +44,7 @@ def deal_hands(st, plan, banker, order, hands32):
 @njit(cache=True)
 def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                  params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-                 out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
+                 out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs):
     """One thread's share of `play_rows`: claim chunks of rows from the shared counter and play them.
 
     Kept out of the parallel kernel so that numba's parfor passes see a one-line loop body:
@@ -63,6 +63,7 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
     hands32 = np.zeros(players, dtype=np.uint32)
     hands0 = np.zeros(players, dtype=np.int64)
     obs, buf, kv, hands, dong, folded, pay, bonus = deal_scratch(players)
+    search = make_scratch(search_tabs, players)  # None unless a seat searches
     while True:
         c = fetch_add1(next_chunk, 0)
         if c >= n_chunks:
@@ -87,7 +88,7 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
             seed_stream(st_dice, seed, streams[2], d)
             closer = play_deal(hands0, banker, streaks[i % streaks.shape[0]], policies, i % policies.shape[0],
                                params, tabs, st_play, st_dice, obs, buf, kv, hands, dong, folded, pay, bonus,
-                               rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt)
+                               rec_plays, rec_tricks, rec_bonus, rec_n, i, cnt, search)
             out_closer[i] = closer
             if keep_hands:
                 for s in range(players):
@@ -103,7 +104,7 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
 @njit(cache=True, parallel=True)
 def _play_rows(n_chunks, n_workers, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-               out_hands, rec_plays, rec_tricks, rec_bonus, rec_n):
+               out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs):
     """The one compiled play kernel: rows of deals in parallel (see `play_rows`)."""
     # One prange iteration per thread; each takes the next chunk from a shared counter until
     # none is left. prange alone gives each thread a fixed half of the chunks, so a thread
@@ -113,7 +114,7 @@ def _play_rows(n_chunks, n_workers, seed, streams, idx, plan, orders, given, ban
     for _w in prange(n_workers):
         _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                      params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-                     out_hands, rec_plays, rec_tricks, rec_bonus, rec_n)
+                     out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs)
 
 
 _NONE2 = np.zeros((0, 0), dtype=np.int64)
@@ -189,7 +190,7 @@ def play_rows(rules: RuleSet, policies, seed: int, n: int, *, deal_index=0, hand
         _play_rows(n_chunks, min(n_chunks, numba.get_num_threads()), np.uint64(seed), streams, idx, plan,
                    order_rows, given, _rows_of(banker, n), _rows_of(streak, n), pol, params, tables(rules),
                    out.payments, out.dong, out.closer, out.bonus, out.folded, counts,
-                   out.hands if keep else _NONE2, *rec)
+                   out.hands if keep else _NONE2, *rec, _search_tables(rules, pol))
     if count_classes:
         out.class_counts = counts.sum(axis=0)
     if record:
@@ -205,10 +206,21 @@ def policy_ids(names: Sequence[str], players: int) -> np.ndarray:
     if len(names) != players:
         raise TjsimError(f"got {len(names)} policies, the table has {players} players "
                          f"(give one per seat, or one for all)")
+    ids = []
     for n in names:
-        if n not in POLICIES:
-            raise TjsimError(f"unknown strategy '{n}' (allowed: {', '.join(POLICIES)})")
-    return np.array([POLICIES[n] for n in names], dtype=np.int64)
+        try:
+            ids.append(policy_id(n))
+        except ValueError as e:
+            raise TjsimError(str(e)) from None
+    return np.array(ids, dtype=np.int64)
+
+
+def _search_tables(rules: RuleSet, pol: np.ndarray):
+    """The search strategies' tables when some seat searches, else None (no solver compiled)."""
+    if not any(is_search(p) for p in np.unique(pol)):
+        return None
+    from ..strategies.search import search_tables  # importing the solver compiles or loads it
+    return search_tables(rules)
 
 
 def _given(hands, players: int) -> np.ndarray:

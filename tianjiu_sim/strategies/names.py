@@ -1,0 +1,82 @@
+"""Strategy names ↔ the kernel's policy ids (pure Python: the CLI reads it without loading numba)."""
+from __future__ import annotations
+
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+SEARCH = 100           # a search strategy's id: SEARCH + horizon × 10000 + worlds (0 = oracle); = search.SEARCH
+DEFAULT_WORLDS = 16    # = search.DEFAULT_WORLDS
+DEFAULT_HORIZON = 3    # = search.HORIZON
+MAX_WORLDS = 4096
+MAX_HORIZON = 16
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+SEARCH_POLICIES = ("oracle", "pimc")
+SEES_ALL = ("oracle",)  # strategies that see every hand: every output that uses one says so
+ALLOWED = "random, greedy, heuristic, pimc, pimc:W, pimc:W:H, oracle, oracle:H"
+
+
+def _search_id(horizon: int, worlds: int) -> int:
+    return SEARCH + horizon * 10000 + worlds
+
+
+def policy_id(name: str) -> int:
+    """The kernel's id of a strategy name; ValueError naming what is allowed.
+
+    `pimc:W` draws W worlds (1–4096); `pimc:W:H` and `oracle:H` also set the horizon H: tricks
+    that start with more than H tiles a hand are played out by the solver's move ordering, the
+    rest is solved exactly (strategies/search.py).
+    """
+    name = name.strip()
+    if name in POLICIES:
+        return POLICIES[name]
+    parts = name.split(":")
+    if parts[0] in SEARCH_POLICIES:
+        nums = parts[1:]
+        if not all(x.isdigit() for x in nums) or len(nums) > (2 if parts[0] == "pimc" else 1):
+            raise ValueError(f"'{name}' is not a strategy (allowed: {ALLOWED})")
+        if parts[0] == "oracle":
+            worlds, horizon = 0, int(nums[0]) if nums else DEFAULT_HORIZON
+        else:
+            worlds = int(nums[0]) if nums else DEFAULT_WORLDS
+            horizon = int(nums[1]) if len(nums) > 1 else DEFAULT_HORIZON
+            if not 1 <= worlds <= MAX_WORLDS:
+                raise ValueError(f"'{name}': the worlds W of pimc:W must be from 1 to {MAX_WORLDS}")
+        if not 1 <= horizon <= MAX_HORIZON:
+            raise ValueError(f"'{name}': the horizon H must be from 1 to {MAX_HORIZON}")
+        return _search_id(horizon, worlds)
+    raise ValueError(f"unknown strategy '{name}' (allowed: {ALLOWED})")
+
+
+def policy_name(pid: int) -> str:
+    """The name of a kernel policy id (inverse of `policy_id`, defaults left out)."""
+    pid = int(pid)
+    for k, v in POLICIES.items():
+        if v == pid:
+            return k
+    if pid < SEARCH:
+        raise ValueError(f"no strategy has id {pid}")
+    horizon, worlds = divmod(pid - SEARCH, 10000)
+    h = "" if horizon == DEFAULT_HORIZON else f":{horizon}"
+    if worlds == 0:
+        return "oracle" + h
+    if h:
+        return f"pimc:{worlds}{h}"
+    return "pimc" if worlds == DEFAULT_WORLDS else f"pimc:{worlds}"
+
+
+def sees_all(names) -> list[int]:
+    """The seats (indices into `names`) whose strategy sees every hand (`oracle`)."""
+    return [i for i, n in enumerate(names) if n.strip().split(":")[0] in SEES_ALL]
+
+
+def sees_all_note(names) -> str:
+    """The sentence every output using `oracle` carries ('' when no strategy sees all hands)."""
+    if not sees_all(names):
+        return ""
+    return ("note: oracle sees every hand (all four hands visible: an upper bound on good play, "
+            "not a fair player)")
+
+
+def is_search(pid: int) -> bool:
+    """Whether the policy id is a search strategy (needs the search scratch)."""
+    return int(pid) >= SEARCH
