@@ -33,7 +33,7 @@ from test_solver import RULES, random_position, solver_for  # noqa: E402
 def test_names_and_ids():
     assert registry.SEARCH == S.SEARCH and registry.DEFAULT_WORLDS == S.DEFAULT_WORLDS
     assert registry.DEFAULT_HORIZON == S.HORIZON and registry.MAX_WORLDS == S.MAX_WORLDS
-    for name in ("random", "greedy", "heuristic", "pimc", "pimc:8", "pimc:8:3", "oracle", "oracle:8"):
+    for name in ("random", "greedy", "heuristic", "pimc", "pimc:8", "pimc:8:4", "oracle", "oracle:8"):
         assert registry.policy_name(registry.policy_id(name)) == name
     assert registry.is_search(registry.policy_id("pimc")) and registry.is_search(registry.policy_id("oracle"))
     assert not registry.is_search(registry.policy_id("heuristic"))
@@ -134,7 +134,7 @@ def test_play_trace_with_pimc_replays_and_says_oracle_sees_all(tmp_path):
 
 def test_advise_json_and_table(tmp_path):
     rules = preset("hk")
-    trace = play_deal_reference(rules, None, 4, 0, ["heuristic"] * 4)
+    trace = play_deal_reference(rules, None, 4, 0, ["random"] * 4)
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(trace), encoding="utf-8")
     plays = [p for t in trace["tricks"] for p in t["plays"]]
