@@ -101,7 +101,12 @@ COMPILE_SECONDS = {
     "_mc_kernel": ("the deal-odds sampler", 15),
     "_exact_kernel": ("the exact deal-odds counter", 15),
     "_exchange": ("the tile exchanges of tjsim value", 10),
+    "_search": ("the exact solver", 45),
+    "evaluate": ("the search strategies (pimc, oracle)", 30),
+    "search_scratch": ("the search strategies (pimc, oracle)", 30),
 }
+# The play kernel compiled with the search scratch (a seat plays pimc or oracle): engine + search.
+SEARCH_ENGINE = ("the game engine with the search strategies (pimc, oracle)", 150)
 NOTICE_AFTER = 2.0  # seconds of silent compiling before the notice
 
 
@@ -125,6 +130,11 @@ def install_compile_notice(stream=None) -> None:
             if name in said:
                 return
             what, secs = COMPILE_SECONDS.get(name, ("numba kernels", None))
+            args = (ev.data or {}).get("args") or ()
+            if name == "_play_rows" and args and "none" not in str(args[-1]).lower():
+                name, (what, secs) = "_play_rows+search", SEARCH_ENGINE
+                if name in said:
+                    return
             about = f"about {secs} s" if secs else "up to a minute"
 
             def tell():

@@ -6,7 +6,8 @@ GREEDY = 1
 HEURISTIC = 2
 SEARCH = 100           # a search strategy's id: SEARCH + horizon × 10000 + worlds (0 = oracle); = search.SEARCH
 DEFAULT_WORLDS = 16    # = search.DEFAULT_WORLDS
-DEFAULT_HORIZON = 3    # = search.HORIZON
+DEFAULT_HORIZON = 3    # pimc's: = search.HORIZON
+ORACLE_HORIZON = 4     # oracle's: one world instead of W, so it affords one tile more (an upper bound)
 MAX_WORLDS = 4096
 MAX_HORIZON = 16
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -35,7 +36,7 @@ def policy_id(name: str) -> int:
         if not all(x.isdigit() for x in nums) or len(nums) > (2 if parts[0] == "pimc" else 1):
             raise ValueError(f"'{name}' is not a strategy (allowed: {ALLOWED})")
         if parts[0] == "oracle":
-            worlds, horizon = 0, int(nums[0]) if nums else DEFAULT_HORIZON
+            worlds, horizon = 0, int(nums[0]) if nums else ORACLE_HORIZON
         else:
             worlds = int(nums[0]) if nums else DEFAULT_WORLDS
             horizon = int(nums[1]) if len(nums) > 1 else DEFAULT_HORIZON
@@ -56,9 +57,9 @@ def policy_name(pid: int) -> str:
     if pid < SEARCH:
         raise ValueError(f"no strategy has id {pid}")
     horizon, worlds = divmod(pid - SEARCH, 10000)
-    h = "" if horizon == DEFAULT_HORIZON else f":{horizon}"
     if worlds == 0:
-        return "oracle" + h
+        return "oracle" + ("" if horizon == ORACLE_HORIZON else f":{horizon}")
+    h = "" if horizon == DEFAULT_HORIZON else f":{horizon}"
     if h:
         return f"pimc:{worlds}{h}"
     return "pimc" if worlds == DEFAULT_WORLDS else f"pimc:{worlds}"

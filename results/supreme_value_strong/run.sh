@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The value of 至尊 and 四大賀 under strong play (issue 11): pimc at every seat (hk bonuses off,
+# folk as set), the same measurement as results/supreme_value (heuristic at every seat).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+for rules in hk folk; do
+  python3 cli.py value --feature supreme --feature quartet --policy pimc --rules "$rules" \
+      --deals "${DEALS:-2000}" --seed 2026 --format csv --out results/supreme_value_strong/"$rules".csv \
+      --out-dir results/supreme_value_strong/"$rules"
+done
