@@ -65,11 +65,11 @@ def main() -> None:
             if S.candidates(obs, tabs, params, buf, scr[0], scr[2], scr[14]) < 2:
                 continue  # one legal action: the policy does not search
             if not warm:  # compile / load the kernels outside the timings
-                S.evaluate(obs, hands, 1, 1, 0, 0, 0, tabs, params, st, buf, scr)
+                S.evaluate(obs, hands, 1, 1, 0, 0, 0, -1, tabs, params, st, buf, scr)
                 warm = True
             for name, w, h in (("pimc", args.worlds, args.horizon), ("oracle", 0, args.oracle_horizon)):
                 t = time.perf_counter()
-                S.evaluate(obs, hands, w, h, 0, 0, 0, tabs, params, st, buf, scr)
+                S.evaluate(obs, hands, w, h, 0, 0, 0, -1, tabs, params, st, buf, scr)
                 times[name].append(time.perf_counter() - t)
     print(f"### pimc and oracle decisions, `hk` — {datetime.date.today().isoformat()}, {cpu_model()}, 1 thread\n")
     print(f"{args.deals} deals played by heuristic (seed {args.seed}); every decision with two or more legal "

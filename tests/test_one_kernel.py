@@ -18,7 +18,10 @@ def test_every_runner_shares_one_compiled_play_kernel():
     odds.previous_orders(rs, 1, 0, 10)
     value.run_value(rs, value.parse_feature("supreme"), ["greedy"], 1, 100)
     runner.run_deals(preset("folk", 3), ["heuristic"], 1, 100)
-    assert len(runner._play_rows.signatures) == 1, runner._play_rows.signatures
+    # With pimc or oracle at a seat the kernel is compiled once more, with the search scratch
+    # (strategies/registry.py); every run without search shares the one signature.
+    plain = [sig for sig in runner._play_rows.signatures if "none" in str(sig[-1]).lower()]
+    assert len(plain) == 1, runner._play_rows.signatures
 
 
 def test_dealt_hands_are_the_hands_the_runner_plays():

@@ -62,7 +62,7 @@ def test_oracle_values_equal_the_solver(name):
         except TjsimError:
             continue  # the residual dice decide the lead: advise needs the throw
         sol = sv.solve(pos)
-        nc = S.evaluate(obs, np.array(pos.hands, dtype=np.int64), 0, K.EXACT, 0, 0, 1, tabs, params, st, buf, scr)
+        nc = S.evaluate(obs, np.array(pos.hands, dtype=np.int64), 0, K.EXACT, 0, 0, 1, -1, tabs, params, st, buf, scr)
         got = {}
         for c in range(nc):
             code = int(scr[14][c])

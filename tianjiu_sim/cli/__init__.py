@@ -31,6 +31,7 @@ COMMANDS = {
     "nine-cards": "nine_cards_cmd:nine_cards",
     "solve": "solve_cmd:solve",
     "advise": "advise_cmd:advise",
+    "review": "review_cmd:review",
 }
 
 

@@ -161,15 +161,20 @@ def play_rows(tr: dict) -> list[dict]:
 @click.option("--deal", "deal_text", default=None, metavar='"6-6 … | 1-1 … | …"',
               help="Play these hands instead of dealing: tiles by pips, hands separated by |, in seat order.")
 @dealing_options
+@click.option("--interactive", is_flag=True, help="You play one seat (--seat) against the strategies, in this terminal.")
+@click.option("--seat", "person", default=0, show_default=True, type=int, help="Your seat with --interactive.")
+@click.option("--trace", "trace_path", default=None, type=click.Path(dir_okay=False),
+              help="With --interactive: save the game trace (JSON) to this file at the end.")
 @format_options
 def play(rules_spec, players, policy, policies, seed, banker, streak, deal_index, deal_text, method, shuffle,
-         fmt, out):
+         interactive, person, trace_path, fmt, out):
     """Play one deal and print it trick by trick, with 戙, the closer, bonuses and payments.
 
     \b
     Examples:
       tjsim play --rules hk --policies heuristic,greedy,greedy,random --seed 7
       tjsim play --rules folk --players 3 --policy heuristic --seed 1 --format json
+      tjsim play --interactive --seat 2 --policies heuristic,pimc,heuristic,pimc --trace my_deal.json
       tjsim play --deal "6-6 6-6 6-3 5-4 1-1 1-1 6-2 5-3 | 4-4 4-4 5-2 4-3 3-1 3-1 3-2 4-1 | 5-5 5-5 3-3 3-3 2-2 2-2 6-5 6-5 | 6-4 6-4 6-1 6-1 5-1 5-1 4-2 2-1"
     """
     from ..sim.runner import simulate_traces
@@ -177,6 +182,14 @@ def play(rules_spec, players, policy, policies, seed, banker, streak, deal_index
     rules, names = table_setup(rules_spec, players, policy, policies, seed, banker, streak)
     if deal_index < 0:
         raise TjsimError(f"--index must be 0 or more, got {deal_index}")
+    if interactive:
+        if deal_text is not None or method != "rounds" or shuffle != "perfect":
+            raise TjsimError("--interactive deals a perfect shuffle in rounds: leave out --deal, --method, --shuffle")
+        from .interactive_cmd import run_interactive
+        run_interactive(rules, names, seed, deal_index, banker, streak, person, trace_path)
+        return
+    if trace_path is not None:
+        raise TjsimError("--trace goes with --interactive (for traces of many deals: tjsim simulate --trace)")
     hands = None
     if deal_text is not None:
         hands = parse_deal(deal_text, rules.players, rules.tiles_per_player)

@@ -397,6 +397,13 @@ def _next_active(seat: int, n: int, folded: set[int]) -> int:
     raise AssertionError("no active seat")
 
 
+def play_with(rules: RuleSet, hands: Sequence[int], seed: int, deal_index: int, decider, banker: int = 0,
+              streak: int = 1, method: str | None = "rounds", shuffle: str | None = "perfect") -> dict:
+    """Play one deal with `decider` choosing every action (its fold/lead/follow methods, as
+    ReplayDecider's) and return the INTERFACES.md trace: how `tjsim play --interactive` plays."""
+    return _play(rules, hands, seed, deal_index, decider, banker, streak, method, shuffle)
+
+
 def _play(rules: RuleSet, hands: Sequence[int], seed: int, deal_index: int, decider,
           banker: int, streak: int, method: str, shuffle: str) -> dict:
     n = rules.players

@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from ..strategies.names import sees_all_note
+
 from .results import atomic_write_text
 from .figures import (ci_errors as _ci_errors, finish as _finish, plot_text as _t, pyplot as _pyplot,
                       save_figure as _save, unit_label as _unit)
@@ -189,7 +191,9 @@ def section_strategy_ladder(df: pd.DataFrame) -> str:
     """Strategy means and paired differences."""
     s = df[df["kind"] == "strategy"]
     d = df[df["kind"] == "difference"]
-    return ("Mean payment per deal per seat played (戙), same deals for every strategy:\n\n"
+    note = sees_all_note(list(s["a"].unique()))
+    return ((note[0].upper() + note[1:] + ".\n\n" if note else "")
+            + "Mean payment per deal per seat played (戙), same deals for every strategy:\n\n"
             + _md_table(s, ["rules", "players", "a", "n", "mean", "mean_ci_low", "mean_ci_high", "closer_rate"])
             + "\n\nPaired differences (a − b, 戙 per deal per seat):\n\n"
             + _md_table(d, ["rules", "players", "a", "b", "mean", "mean_ci_low", "mean_ci_high", "significant"]))

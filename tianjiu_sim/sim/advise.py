@@ -81,8 +81,12 @@ def history_of_trace(rules: RuleSet, trace: dict, at: int) -> History:
     return History(tuple(shown), tuple(disc), 0, len(trace.get("tricks", [])))
 
 
-def observation(rules: RuleSet, pos: Position, hist: History, throw: int | None = None) -> np.ndarray:
-    """The observation (layout.OBSERVATION) of the seat to act at `pos`: its hand and public facts only."""
+def observation(rules: RuleSet, pos: Position, hist: History, throw: int | None = None,
+                forced_suit: int | None = None) -> np.ndarray:
+    """The observation (layout.OBSERVATION) of the seat to act at `pos`: its hand and public facts only.
+
+    A lead after the residual-tile dice takes the throw's total (`throw`) or the suit it gave
+    (`forced_suit`, a tile mask)."""
     n = rules.players
     cat = catalogue(rules)
     seat = pos.to_act()
@@ -140,7 +144,7 @@ def observation(rules: RuleSet, pos: Position, hist: History, throw: int | None 
     else:
         obs[O_HAND_SIZE] = popcount(pos.hands[seat])
         obs[O_TO_ACT] = obs[O_ACTIVE] - 1
-        obs[O_FORCED] = _forced(rules, pos, throw)
+        obs[O_FORCED] = forced_suit if forced_suit is not None else _forced(rules, pos, throw)
     return obs
 
 
@@ -189,14 +193,15 @@ class Advice:
 
 
 def advise(rules: RuleSet, pos: Position, hist: History, worlds: int, seed: int,
-           horizon: int = S.HORIZON, throw: int | None = None) -> tuple[int, list[Advice], int]:
+           horizon: int = S.HORIZON, throw: int | None = None,
+           forced_suit: int | None = None) -> tuple[int, list[Advice], int]:
     """(seat, candidates valued over `worlds` worlds drawn from the seat's observation, index of the best)."""
     seat = pos.to_act()
     if seat < 0:
         raise TjsimError("the deal is over at that point: nothing to advise")
     if not 1 <= worlds <= S.MAX_WORLDS:
         raise TjsimError(f"--worlds must be 1 to {S.MAX_WORLDS}, got {worlds}")
-    obs = observation(rules, pos, hist, throw)
+    obs = observation(rules, pos, hist, throw, forced_suit)
     tabs = tables(rules)
     params = pack_params(rules)
     scr = S.search_scratch(S.search_tables(rules), rules.players)
@@ -206,7 +211,7 @@ def advise(rules: RuleSet, pos: Position, hist: History, worlds: int, seed: int,
     for tie in (0, 1):
         st = np.zeros(4, dtype=np.uint64)
         seed_stream(st, np.uint64(seed), STREAM_ADVISE, 0)  # the same worlds for both passes
-        nc = S.evaluate(obs, dummy, worlds, horizon, tie, 0, 1, tabs, params, st, buf, scr)
+        nc = S.evaluate(obs, dummy, worlds, horizon, tie, 0, 1, -1, tabs, params, st, buf, scr)
         values.append(scr[15][:worlds, :nc].copy())
     cand = scr[14][:nc].copy()
     base, tied = values

@@ -277,12 +277,14 @@ def _stay_value(obs, scr, seat):
 
 
 @njit(cache=True)
-def evaluate(obs, hands, worlds, horizon, tie, fold, full, tabs, params, st, buf, scr):
+def evaluate(obs, hands, worlds, horizon, tie, fold, full, extra, tabs, params, st, buf, scr):
     """Score the decider's candidates: scr's values[w, c] = V_self in world w after candidate c.
 
     worlds = 0: the one true world (`hands`, oracle); else W worlds drawn from `obs` and `st`.
     fold = 1: the candidates are STAY and FOLD.  full = 0 skips the search when there is one
-    candidate (a policy has nothing to choose).  Returns the number of candidates.
+    candidate (a policy has nothing to choose).  extra (-1: none) is a candidate code added when
+    the enumeration left it out (`tjsim review` values the action actually played).  Returns the
+    number of candidates.
     """
     T, Q, twin, X, ttk, ttv, ttb, ttg, mv, ky, gp, wh, wd, pool, cand, vals = scr
     n = obs[O_PLAYERS]
@@ -293,6 +295,14 @@ def evaluate(obs, hands, worlds, horizon, tie, fold, full, tabs, params, st, buf
         cand[1] = FOLD
     else:
         nc = candidates(obs, tabs, params, buf, T, twin, cand)
+        if extra != -1:
+            found = False
+            for c in range(nc):
+                if cand[c] == extra:
+                    found = True
+            if not found:
+                cand[nc] = extra
+                nc += 1
     nw = 1 if worlds == 0 else worlds
     for w in range(nw):
         if worlds == 0:
@@ -350,7 +360,8 @@ def _horizon_of(policy):
 def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
     """Play id the search strategy leads."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), tabs, params, st, buf, scr)
+    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+                  tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
 
 
@@ -358,7 +369,8 @@ def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
 def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
     """(play id, 0) to beat or (-1, tiles) to discard, as the search strategy decides."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), tabs, params, st, buf, scr)
+    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+                  tabs, params, st, buf, scr)
     code = scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
     if code >= 0:
         return code, np.int64(0)
@@ -369,5 +381,6 @@ def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
 def search_fold(policy, obs, hands, tabs, params, st, buf, scr):
     """Whether the search strategy folds."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(1), np.int64(0), tabs, params, st, buf, scr)
+    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(1), np.int64(0), np.int64(-1),
+                  tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if w == 0 else w)] == FOLD
