@@ -25,7 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_solver import cpu_model  # noqa: E402
 from tianjiu_sim.game.rules import preset  # noqa: E402
+from tianjiu_sim.kernels.layout import STREAMS  # noqa: E402
 from tianjiu_sim.kernels.position import position_from_trace  # noqa: E402
+from tianjiu_sim.kernels.rng import seed_stream  # noqa: E402
 from tianjiu_sim.kernels.tables import pack_params, tables  # noqa: E402
 from tianjiu_sim.sim.advise import history_of_trace, observation  # noqa: E402
 from tianjiu_sim.sim.runner import simulate_traces  # noqa: E402
@@ -53,6 +55,7 @@ def main() -> None:
     scr = S.search_scratch(S.search_tables(rules), rules.players)
     buf = np.zeros(128, dtype=np.int64)
     st = np.zeros(4, dtype=np.uint64)
+    seed_stream(st, np.uint64(args.seed), STREAMS["advise"], 0)  # an all-zero xoshiro state never moves
     traces = simulate_traces(rules, ["heuristic"], args.seed, args.deals)
     times = {"pimc": [], "oracle": []}
     warm = False

@@ -74,7 +74,7 @@ def sees_all_note(names) -> str:
     """The sentence every output using `oracle` carries ('' when no strategy sees all hands)."""
     if not sees_all(names):
         return ""
-    return ("note: oracle sees every hand (all four hands visible: an upper bound on good play, "
+    return ("note: oracle sees every hand (all hands visible: an upper bound on good play, "
             "not a fair player)")
 
 
