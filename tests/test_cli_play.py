@@ -99,7 +99,7 @@ def test_simulate_bad_input(args, fragments):
     assert_user_error(run_cli("simulate", *args), *fragments)
 
 
-@pytest.mark.parametrize("cmd", ["play", "simulate"])
+@pytest.mark.parametrize("cmd", ["play", "simulate", "solve", "advise", "review"])
 def test_help_has_an_example(cmd):
     res = run_cli(cmd, "--help")
     assert res.code == 0 and "Example" in res.out and f"tjsim {cmd}" in res.out
