@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 import click
@@ -132,7 +133,9 @@ def run_interactive(rules, names: list[str], seed: int, deal: int, banker: int, 
     click.echo(f"tjsim play --interactive — rules {rules.name}, {rules.players} players, seed {seed}, deal {deal}; "
                f"you are seat {seat}; the others: "
                + ", ".join(f"seat {s} {p}" for s, p in enumerate(names) if s != seat))
-    # Ctrl-C ends as the CLI's one line "tjsim: interrupted" (exit 130), no traceback.
+    # Ctrl-C ends as the CLI's one line "tjsim: interrupted" (exit 130), no traceback — also when
+    # the shell that started us ignored SIGINT (a background job does), which Python would inherit.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     trace = play_interactive(rules, seed, deal, names, seat, ask, banker, streak)
     click.echo("")
     if trace["closer"] is None:
