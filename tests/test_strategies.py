@@ -32,11 +32,15 @@ def test_registry():
 
 
 def test_decisions_see_only_the_observation():
-    """Decision functions take (policy,) obs, public tables/params, the play stream and scratch — no hands."""
+    """Decision functions take (policy,) obs, public tables/params, the play stream and scratch; the
+    hands reach only the search call (where `oracle` alone reads them: tests/test_search.py)."""
     for fn in (strategies.choose_fold, strategies.choose_lead, strategies.choose_follow):
         params = list(inspect.signature(fn.py_func).parameters)
         assert params[:5] == ["policy", "obs", "tabs", "params", "st"], params
-        assert not any("hand" in p for p in params)
+        assert params[-2:] == ["hands", "scr"], params
+        body = inspect.getsource(fn.py_func).split('"""')[-1]
+        uses = [line for line in body.splitlines() if "hands" in line]
+        assert len(uses) == 1 and "search_" in uses[0], uses
 
 
 def test_heuristic_rules_are_documented():
