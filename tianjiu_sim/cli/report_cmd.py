@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..errors import TjsimError
+from ..output.results import REPORT_MARK as GENERATED
 
 ANALYSIS_KINDS = ("compare", "value", "session")
 
@@ -23,34 +24,58 @@ def _analysis_kind(folder: Path) -> str | None:
     return None
 
 
+
+
+def _keeps_own_report(path: Path) -> bool:
+    """True when report.md exists and was not written by `tjsim report` (a script or a person wrote it)."""
+    md = path / "report.md"
+    return md.exists() and GENERATED not in md.read_text(encoding="utf-8") \
+        and (path / "make_report.py").exists()
+
+
 @click.command("report")
 @click.argument("folder", type=click.Path(file_okay=False))
-def report(folder: str) -> None:
-    """Write report.md and PNG plots into a results folder.
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="md: report.md and PNG plots; html: those and one self-contained report.html "
+                   "(plots embedded, opens offline).")
+def report(folder: str, fmt: str) -> None:
+    """Write report.md and PNG plots into a results folder (and report.html with --format html).
 
     The folder comes from `tjsim experiment run`, or from `tjsim compare|value|simulate
-    --out-dir DIR`.
+    --out-dir DIR`. With --format html, a report.md written by a script in the folder
+    (make_report.py) is converted as it is rather than rewritten.
 
     \b
     Examples:
       tjsim report results/deal_odds_by_method
+      tjsim report results/search_ladder --format html
       tjsim compare --policies heuristic,greedy --deals 20000 --out-dir results/ladder
-      tjsim report results/ladder
+      tjsim report results/ladder --format html
     """
     path = Path(folder)
     if not path.is_dir():
         raise TjsimError(f"'{folder}' is not a results folder (no such directory)")
-    if _analysis_kind(path):
+    if fmt == "html" and _keeps_own_report(path):
+        written = []
+    elif _analysis_kind(path):
         from ..output.results import atomic_write_text  # noqa: PLC0415
         from ..output.strategy_plots import strategy_sections  # noqa: PLC0415
 
         sections = strategy_sections(path)
-        atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections) + "\n")
-        click.echo(f"{folder}: wrote report.md ({len(sections)} section{'s' if len(sections) != 1 else ''})")
-        return
-    from ..experiments.chunks import read_results  # noqa: PLC0415
-    from ..output.report import write_report  # noqa: PLC0415
+        atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections)
+                          + f"\n\n{GENERATED}\n")
+        written = [f"report.md ({len(sections)} section{'s' if len(sections) != 1 else ''})"]
+    else:
+        from ..experiments.chunks import read_results  # noqa: PLC0415
+        from ..output.report import write_report  # noqa: PLC0415
 
-    manifest, tables = read_results(folder)
-    written = write_report(folder, manifest, tables)
+        manifest, tables = read_results(folder)
+        written = write_report(folder, manifest, tables)
+    if fmt == "html":
+        from ..output.html import write_html  # noqa: PLC0415
+
+        try:
+            written.append(write_html(path))
+        except FileNotFoundError as e:
+            raise TjsimError(f"'{folder}': {e}") from None
     click.echo(f"{folder}: wrote {', '.join(written)}")

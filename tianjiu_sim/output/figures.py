@@ -43,7 +43,12 @@ def pyplot():
     import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")
+    import logging  # noqa: PLC0415
+
     import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    # some CJK fonts come only in weight 500; matplotlib would log that on every text it draws
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
 
     font = cjk_font()
     plt.rcParams["font.family"] = [font, "DejaVu Sans"] if font else ["DejaVu Sans"]
