@@ -59,6 +59,8 @@ nav.toc ul { margin: 0.2rem 0; padding-left: 1.2rem; }
   h1 { font-size: 1.35rem; }
   table { font-size: 0.8rem; }
   th, td { padding: 0.25rem 0.4rem; }
+  .plot { overflow-x: auto; }
+  .plot img.wide { width: 46rem; max-width: none; }
 }
 .muted { color: var(--muted); font-size: 0.85rem; }
 """
@@ -76,9 +78,14 @@ def _embed_images(body: str, folder: Path) -> str:
         mime = _MIME.get(path.suffix.lower())
         if mime is None or not path.is_file():
             raise FileNotFoundError(f"the report links an image that is not in the folder: {src}")
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'{m.group(1)}data:{mime};base64,{data}{m.group(3)}'
-    return re.sub(r'(<img[^>]*?\ssrc=")([^"]+)(")', repl, body)
+        raw = path.read_bytes()
+        data = base64.b64encode(raw).decode("ascii")
+        # a PNG's width is in its IHDR chunk; a wide multi-panel plot scrolls at phone width
+        # instead of shrinking until its labels cannot be read
+        wide = raw[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(raw[16:20], "big") > 1400
+        return f'{m.group(1)}data:{mime};base64,{data}{m.group(3)}' + (' class="wide"' if wide else "")
+    body = re.sub(r'(<img[^>]*?\ssrc=")([^"]+)(")', repl, body)
+    return re.sub(r"<p>(<img[^>]*>)</p>", r'<div class="plot">\1</div>', body)
 
 
 def _wrap_tables(body: str) -> str:
