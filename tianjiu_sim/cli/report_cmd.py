@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..errors import TjsimError
-from ..output.results import REPORT_MARK as GENERATED
 
 ANALYSIS_KINDS = ("compare", "value", "session")
 
@@ -27,10 +26,19 @@ def _analysis_kind(folder: Path) -> str | None:
 
 
 def _keeps_own_report(path: Path) -> bool:
-    """True when report.md exists and was not written by `tjsim report` (a script or a person wrote it)."""
-    md = path / "report.md"
-    return md.exists() and GENERATED not in md.read_text(encoding="utf-8") \
-        and (path / "make_report.py").exists()
+    """True when report.md exists and tjsim cannot or should not rewrite it: a folder's make_report.py
+    wrote it, or the folder is not one `tjsim report` writes reports for (e.g. `nine-cards compare`)."""
+    if not (path / "report.md").exists():
+        return False
+    if (path / "make_report.py").exists():
+        return True
+    if _analysis_kind(path):
+        return False
+    try:
+        manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return True
+    return not (isinstance(manifest, dict) and "tjsim_results" in manifest)
 
 
 @click.command("report")
@@ -42,8 +50,8 @@ def report(folder: str, fmt: str) -> None:
     """Write report.md and PNG plots into a results folder (and report.html with --format html).
 
     The folder comes from `tjsim experiment run`, or from `tjsim compare|value|simulate
-    --out-dir DIR`. With --format html, a report.md written by a script in the folder
-    (make_report.py) is converted as it is rather than rewritten.
+    --out-dir DIR`. With --format html, a report.md that tjsim does not write (a folder's
+    make_report.py wrote it, or a `nine-cards` command did) is converted as it is.
 
     \b
     Examples:
@@ -62,8 +70,7 @@ def report(folder: str, fmt: str) -> None:
         from ..output.strategy_plots import strategy_sections  # noqa: PLC0415
 
         sections = strategy_sections(path)
-        atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections)
-                          + f"\n\n{GENERATED}\n")
+        atomic_write_text(path / "report.md", f"# tjsim results: {path.name}\n\n" + "\n\n".join(sections) + "\n")
         written = [f"report.md ({len(sections)} section{'s' if len(sections) != 1 else ''})"]
     else:
         from ..experiments.chunks import read_results  # noqa: PLC0415

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..strategies.names import sees_all_note
 
-from .results import REPORT_MARK, atomic_write_text
+from .results import atomic_write_text
 from .figures import (ci_errors as _ci_errors, finish as _finish, plot_text as _t, pyplot as _pyplot,
                       save_figure as _save, unit_label as _unit)
 
@@ -251,5 +251,5 @@ def write_report(folder: str | Path, manifest: dict, tables: dict[str, pd.DataFr
         section = SECTIONS.get(name)
         lines += [section(df) if section else _md_table(df, list(df.columns)), ""]
         lines += [f"Full table: [{name}.csv]({name}.csv)", ""]
-    atomic_write_text(folder / "report.md", "\n".join(lines + [REPORT_MARK, ""]))
+    atomic_write_text(folder / "report.md", "\n".join(lines))
     return ["report.md", *written]

@@ -90,6 +90,3 @@ def read_results(folder: str | Path) -> tuple[dict, dict[str, pd.DataFrame]]:
             if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
                 df[c] = df[c].fillna("")  # an empty label (e.g. no second strategy) is text, not missing
     return manifest, tables
-
-REPORT_MARK = "<!-- written by tjsim report -->"
-"""Last line of every report.md that `tjsim report` writes, so a report a script wrote is never overwritten by --format html."""
