@@ -33,6 +33,18 @@ def run_options(f):
     return f
 
 
+def play_options(f):
+    """--worlds (the lookahead strategy's), the rule set, --seed and --threads: every command that plays."""
+    f = run_options(nine_rules_options(f))
+    return click.option("--worlds", type=int, default=32, show_default=True, help="Lookahead worlds per decision.")(f)
+
+
+def out_dir_option(contents: str):
+    """--out-dir DIR: a results folder holding `contents`."""
+    return click.option("--out-dir", "out_dir", type=click.Path(file_okay=False), default=None,
+                        help=f"Also write a results folder: {contents}.")
+
+
 def _rules(spec: str, players: int):
     from ..nine_cards.rules import load_rules  # noqa: PLC0415 — commands load their engine on use
 
@@ -134,9 +146,7 @@ def deal_odds(deals: int, rules_spec: str, players: int, seed: int, threads: int
 @click.option("--deal", "deal_index", type=int, default=0, show_default=True, help="Index of the first deal.")
 @click.option("--deals", type=int, default=1, show_default=True, help="Number of deals (one JSON object each).")
 @click.option("--banker", type=int, default=0, show_default=True, help="The banker's seat.")
-@click.option("--worlds", type=int, default=32, show_default=True, help="Lookahead worlds per decision.")
-@nine_rules_options
-@run_options
+@play_options
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the traces (JSON lines) to this file.")
 def play(policy, policies, deal_index: int, deals: int, banker: int, worlds: int, rules_spec: str, players: int,
          seed: int, threads: int | None, out: str | None) -> None:
@@ -171,11 +181,8 @@ def play(policy, policies, deal_index: int, deals: int, banker: int, worlds: int
 @click.option("--session", type=int, default=1, show_default=True,
               help="Deals per session: the winner becomes the next banker (1: every deal has banker --banker).")
 @click.option("--banker", type=int, default=0, show_default=True, help="Banker of each session's first deal.")
-@click.option("--worlds", type=int, default=32, show_default=True, help="Lookahead worlds per decision.")
-@nine_rules_options
-@run_options
-@click.option("--out-dir", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Also write a results folder: CSVs, summary.json, plots, report.md, manifest.json.")
+@play_options
+@out_dir_option("CSVs, summary.json, plots, report.md, manifest.json")
 @format_options
 def simulate(policy, policies, deals: int, session: int, banker: int, worlds: int, rules_spec: str, players: int,
              seed: int, threads: int | None, out_dir: str | None, fmt: str, out: str | None) -> None:
@@ -260,11 +267,8 @@ def _write_simulation(out_dir: str, result: dict, rules) -> None:
 @click.option("--policies", "policies_text", required=True, metavar="A,B[,C…]",
               help="Strategies to compare (random, greedy, heuristic, lookahead), each once.")
 @click.option("--deals", type=int, default=50_000, show_default=True, help="Deals (each replayed once per rotation).")
-@click.option("--worlds", type=int, default=32, show_default=True, help="Lookahead worlds per decision.")
-@nine_rules_options
-@run_options
-@click.option("--out-dir", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Also write a results folder: CSVs, summary.json, a plot, report.md, manifest.json.")
+@play_options
+@out_dir_option("CSVs, summary.json, a plot, report.md, manifest.json")
 @format_options
 def compare(policies_text: str, deals: int, worlds: int, rules_spec: str, players: int, seed: int,
             threads: int | None, out_dir: str | None, fmt: str, out: str | None) -> None:

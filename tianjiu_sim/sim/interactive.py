@@ -123,6 +123,11 @@ class TableDecider:
     def _hands(self) -> np.ndarray:
         return np.array(self._position().hands, dtype=np.int64)
 
+    def _ask_at_table(self, kind: str, seat: int, hand: int, options: list[int], **extra) -> tuple[str, int]:
+        """The person's decision of `kind`, shown with the position and the history so far."""
+        return self._person(View(kind, seat, hand, self._position(), self._history(), options,
+                                 log=list(self.log), **extra))
+
     # -- the decider protocol of game/reference.play_with -------------------------------
     def fold(self, where: str, seat: int, hand: int) -> bool:
         """Fold or not (seats in order from the banker, only those who may)."""
@@ -149,9 +154,7 @@ class TableDecider:
         from ..strategies.registry import choose_lead
         forced = _forced_suit(self.rules, hand, options)
         if seat == self.person:
-            view = View("lead", seat, hand, self._position(), self._history(), options, forced=forced,
-                        log=list(self.log))
-            _, mask = self._person(view)
+            _, mask = self._ask_at_table("lead", seat, hand, options, forced=forced)
         else:
             obs = self._obs(forced)
             p = int(choose_lead(self.ids[seat], obs, self.tabs, self.params, self.st, self.buf, self._hands(),
@@ -164,9 +167,7 @@ class TableDecider:
         """Beat with one of `beats` or discard `size` tiles."""
         from ..strategies.registry import choose_follow
         if seat == self.person:
-            view = View("follow", seat, hand, self._position(), self._history(), beats, size=size,
-                        log=list(self.log))
-            action, mask = self._person(view)
+            action, mask = self._ask_at_table("follow", seat, hand, beats, size=size)
         else:
             obs = self._obs(None)
             p, d = choose_follow(self.ids[seat], obs, self.tabs, self.params, self.st, self.buf, self.kv,
