@@ -1,20 +1,20 @@
 """`tjsim report DIR --format html`: one self-contained page, opened in a real headless Chromium.
 
-The browser part needs Debian's chromium and chromium-driver (`.ci/run` installs them when they
-are missing and sets TJSIM_REQUIRE_BROWSER=1, so there a missing browser fails instead of skipping).
+The browser part needs Debian's chromium and chromium-driver. `.ci/run` installs them in the
+background when they are missing (TJSIM_BROWSER_PENDING names the file it writes when done) and
+sets TJSIM_REQUIRE_BROWSER=1, so there a missing browser fails instead of skipping.
 """
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, assert_user_error, run_cli
-
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 def _folders(tmp_path: Path) -> dict[str, Path]:
@@ -62,22 +62,35 @@ def test_pages_are_self_contained(pages):
     assert "experiments/bonus_value.toml" in text and "fingerprint" in text  # provenance from the manifest
 
 
+def _wait_for_install() -> tuple[str | None, str | None]:
+    """chromium and chromedriver, after `.ci/run`'s background install (TJSIM_BROWSER_PENDING) ends."""
+    pending = os.environ.get("TJSIM_BROWSER_PENDING")
+    if pending:
+        deadline = time.monotonic() + 900
+        while not Path(pending).exists() and time.monotonic() < deadline:
+            time.sleep(2)
+    return shutil.which("chromium"), shutil.which("chromedriver")
+
+
 def _browser():
     """A headless Chromium session that keeps the console log, or skip/fail when there is none."""
-    if not (CHROMIUM and CHROMEDRIVER):
+    chromium, chromedriver = _wait_for_install()
+    if not (chromium and chromedriver):
         if os.environ.get("TJSIM_REQUIRE_BROWSER"):
-            pytest.fail("chromium / chromedriver not found (apt-get install chromium chromium-driver)")
+            log = os.environ.get("TJSIM_BROWSER_PENDING", "")
+            pytest.fail("chromium / chromedriver not found (apt-get install chromium chromium-driver)"
+                        + (f"; the install's log: {log}.log" if log else ""))
         pytest.skip("no chromium / chromedriver on this machine")
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service  # noqa: PLC0415
 
     opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
+    opts.binary_location = chromium
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--hide-scrollbars", "--allow-file-access-from-files"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    return webdriver.Chrome(service=Service(chromedriver), options=opts)
 
 
 def _not_blank(png: Path) -> None:

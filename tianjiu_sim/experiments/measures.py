@@ -33,7 +33,7 @@ from ..kernels.rng import seed_stream
 from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_MILITARY_PAIRS, BB_QUARTETS, BB_SUPREME, KIND_BITS,
                           N_CIVIL_KINDS, kind_mask)
 from ..sim.duplicate import rotation_table
-from ..sim.odds import MAX_HAND_TILES, all_events, exact_probabilities
+from ..sim.odds import MAX_HAND_TILES, all_events, exact_probabilities, pick_named
 from ..sim.runner import deal_plan, run_deals
 from ..stats import mean_ci, ratio_ci, ratio_difference_ci, wilson
 from .cells import cell_rules, is_strategy, known_strategies
@@ -114,9 +114,6 @@ ODDS_EVENTS = (
     ("quartet_harmony", "hand", "extra"), ("bonus_chance", "hand", "extra"), ("civil_supreme", "hand", "extra"),
     ("quartet_any", "deal", "extra"), ("bonus_any", "deal", "extra"),
 )
-ODDS_GROUPS = ("core", "extra", "all")
-
-
 @njit(cache=True)
 def odds_chunk_kernel(seed, start, stop, plan, players):
     """Counts of every ODDS_EVENTS event over deals start…stop−1, each from its own STREAM_DEAL stream."""
@@ -172,21 +169,7 @@ def odds_chunk_kernel(seed, start, stop, plan, players):
 def _select_odds_events(spec: Any) -> list[int]:
     """Indices into ODDS_EVENTS of `events` (names and/or groups core, extra, all)."""
     tokens = spec if isinstance(spec, list) else [t.strip() for t in str(spec).split(",") if t.strip()]
-    names = [e[0] for e in ODDS_EVENTS]
-    out: list[int] = []
-    for t in tokens:
-        if t == "all":
-            picked = range(len(ODDS_EVENTS))
-        elif t in ("core", "extra"):
-            picked = [i for i, e in enumerate(ODDS_EVENTS) if e[2] == t]
-        elif t in names:
-            picked = [names.index(t)]
-        else:
-            raise TjsimError(f"unknown event '{t}' (allowed: {', '.join([*ODDS_GROUPS, *names])})")
-        out += [i for i in picked if i not in out]
-    if not out:
-        raise TjsimError("events is empty (allowed: core, extra, all or event names)")
-    return out
+    return pick_named(tokens, [e[0] for e in ODDS_EVENTS], [e[2] for e in ODDS_EVENTS], ("core", "extra"), "events")
 
 
 def deal_odds_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:

@@ -109,6 +109,8 @@ R_LAO = RULE_PARAMS.add("lao", 1, "mask of the 老 / 二名老 tiles (fold eligi
 R_SUIT_GONG = RULE_PARAMS.add("suit_gong", 1, "folk suit mask 宫 (residual dice)")
 R_SUIT_ZA = RULE_PARAMS.add("suit_za", 1, "folk suit mask 杂")
 R_SUIT_YAO = RULE_PARAMS.add("suit_yao", 1, "folk suit mask 幺")
+R_DICE_ON = RULE_PARAMS.add("dice_on", 1, "1 when residual dice can be thrown: the rule is on and more than 2 play")
+R_SUPREME_MASK = RULE_PARAMS.add("supreme_mask", 1, "tile mask of 至尊")
 N_PARAMS = RULE_PARAMS.size
 
 # ---------------------------------------------------------------------------

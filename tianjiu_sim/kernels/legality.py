@@ -12,8 +12,8 @@ from numba import njit
 from .bits import ctz
 from .layout import (
     O_DONG, O_FORCED, O_HAND, O_LAST, O_LEAD_SIZE, O_SEAT, O_WIN_IS_LEAD, O_WIN_PLAY, P_BEATU_FOL,
-    P_BEATU_LED, P_MASK, P_NEED, P_SIZE, R_EARLY_DEATH, R_FOLD, R_LAO, R_MIN_DONG, ROW_BF, ROW_BFM,
-    ROW_BL, ROW_BLM, ROW_HB, ROW_PARTNERS
+    P_BEATU_LED, P_MASK, P_NEED, P_SIZE, R_DICE_GONG, R_DICE_ZA, R_EARLY_DEATH, R_FOLD, R_LAO, R_MIN_DONG,
+    R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, ROW_BF, ROW_BFM, ROW_BL, ROW_BLM, ROW_HB, ROW_PARTNERS, ROW_PT
 )
 
 
@@ -22,6 +22,26 @@ def holds(pt, p, hand):
     """Whether the hand can make play `p` canonically (lower copies first)."""
     m = pt[p, P_MASK]
     return (m & hand) == m and (pt[p, P_NEED] & hand) == 0
+
+
+@njit(cache=True, inline="always")
+def dice_suit(params, hand, total):
+    """§4.7: the folk suit mask the lead must come from when the residual dice show `total`.
+
+    The suit the total names, or — when the hand holds none of it — the first of 宫, 杂, 幺 it holds.
+    """
+    if total >= params[R_DICE_GONG]:
+        suit = params[R_SUIT_GONG]
+    elif total >= params[R_DICE_ZA]:
+        suit = params[R_SUIT_ZA]
+    else:
+        suit = params[R_SUIT_YAO]
+    if hand & suit:
+        return suit
+    for s in (params[R_SUIT_GONG], params[R_SUIT_ZA], params[R_SUIT_YAO]):
+        if hand & s:
+            return s
+    return suit
 
 
 @njit(cache=True, inline="always")
@@ -34,24 +54,33 @@ def beat_allowed(obs, params):
 
 
 @njit(cache=True, inline="always")
-def legal_leads(obs, tabs, buf):
-    """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
-    pt = tabs
-    hand = obs[O_HAND]
-    forced = obs[O_FORCED]
+def held_leads(tab, row_hb, row_play, col_mask, col_need, col_size, hand, forced, out):
+    """Plays the hand can lead into out, by highest tile from the lowest bit up; returns the count.
+
+    Shared by the engine and the solver, whose play tables differ only in where the rows and
+    columns sit. `forced` (a folk suit mask, or 0) admits only that suit's singles (§4.7).
+    """
     n = 0
     rest = hand
     while rest:
         b = ctz(rest)
         rest &= rest - 1
-        for i in range(1, tabs[ROW_HB + b, 0] + 1):
-            p = tabs[ROW_HB + b, i]
-            if holds(pt, p, hand):
-                if forced != 0 and (pt[p, P_SIZE] != 1 or (pt[p, P_MASK] & forced) == 0):
-                    continue
-                buf[n] = p
-                n += 1
+        for i in range(1, tab[row_hb + b, 0] + 1):
+            p = tab[row_hb + b, i]
+            m = tab[row_play + p, col_mask]
+            if (m & hand) != m or (tab[row_play + p, col_need] & hand) != 0:
+                continue  # not held, or not with the canonical (lower) copies
+            if forced != 0 and (tab[row_play + p, col_size] != 1 or (m & forced) == 0):
+                continue
+            out[n] = p
+            n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def legal_leads(obs, tabs, buf):
+    """Legal lead plays into buf, ascending by mask (the order of docs/CONTRACTS.md); returns the count."""
+    return held_leads(tabs, ROW_HB, ROW_PT, P_MASK, P_NEED, P_SIZE, obs[O_HAND], obs[O_FORCED], buf)
 
 
 @njit(cache=True, inline="always")

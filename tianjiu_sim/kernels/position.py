@@ -19,6 +19,8 @@ from ..game.reference import IllegalAction, replay, settle_reference
 from ..game.rules import RuleSet
 from ..game.tiles import FULL_MASK, TILE_KIND, bits_of, parse_hand, popcount
 from . import solver as K
+from .layout import R_DICE_ON, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA
+from .tables import pack_params
 
 LEAD, BEAT, DISCARD = "lead", "beat", "discard"
 
@@ -153,7 +155,7 @@ class Solver:
         self.rules = rules
         self.cat = catalogue(rules)
         self.T = K.build_solver_tables(rules)
-        self.Q = K.pack_solver_params(rules)
+        self.Q = pack_params(rules)
         self.tt = K.new_tt(tt_bits)
         self.scratch = K.new_scratch()
         self.gen = 0
@@ -238,12 +240,12 @@ class Solver:
         """Suit masks the residual-tile dice may force on the leader (empty: no dice)."""
         q = self.Q
         hand = pos.hands[pos.leader]
-        if not q[K.Q_DICE] or popcount(hand) not in (2, 3):
+        if not q[R_DICE_ON] or popcount(hand) not in (2, 3):
             return []
         if any(hand & int(self.T[K.ROW_TILE + b, K.K_PARTNERS]) for b in bits_of(hand)):
             return []
         suits = set()
-        order = [int(q[K.Q_SUIT_GONG]), int(q[K.Q_SUIT_ZA]), int(q[K.Q_SUIT_YAO])]
+        order = [int(q[R_SUIT_GONG]), int(q[R_SUIT_ZA]), int(q[R_SUIT_YAO])]
         for total in range(2, 13):
             suit = order[0] if total >= self.rules.dice_gong_min else (
                 order[1] if total >= self.rules.dice_za_min else order[2])

@@ -48,10 +48,18 @@ from numba import njit, types
 
 from ..game.catalogue import catalogue
 from ..game.rules import RuleSet
-from ..game.tiles import BB_FOLK_SUIT, KIND_BY_PIPS, KIND_BITS, N_TILES, TILE_KIND
+from ..game.tiles import BB_FOLK_SUIT, N_TILES, TILE_KIND
 from .bits import ctz, popcount
+from .legality import dice_suit, held_leads
+from .layout import (
+    R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_DICE_ON, R_EARLY_DEATH, R_FOLD_COST, R_MIN_DONG,
+    R_PLAYERS, R_QUARTET_BONUS, R_QUARTET_CLASS, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA,
+    R_SUPREME_BONUS, R_SUPREME_CLOSE, R_SUPREME_MASK, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP,
+)
 
 INF = 1e18
+# the dice chance node reads the three suit masks as Q[R_SUIT_GONG + k]
+assert (R_SUIT_ZA, R_SUIT_YAO) == (R_SUIT_GONG + 1, R_SUIT_GONG + 2)
 
 # --- solver tables: one int64 array [N_TROWS, TW] (rows are plays, then tiles, then bit groups)
 TW = 96
@@ -65,11 +73,7 @@ ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first (+32
 N_TROWS = 353
 K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK = range(10)
 
-# --- rule parameters (int64 vector)
-(Q_PLAYERS, Q_EARLY, Q_MIN_DONG, Q_BASELINE, Q_BANKER_MULT, Q_SWEEP, Q_SUP_BONUS, Q_SUSPENDED,
- Q_SUP_CLOSE, Q_CLOSE_REWARD, Q_QUARTET_BONUS, Q_DICE, Q_DICE_GONG, Q_DICE_ZA, Q_SUP_PLAY,
- Q_ZA8_PLAY, Q_QUARTET_CLASS, Q_FOLD_COST, Q_SUIT_GONG, Q_SUIT_ZA, Q_SUIT_YAO, Q_SUP_MASK) = range(22)
-N_Q = 24
+# --- rule parameters: the engine's own array (layout.RULE_PARAMS, tables.pack_params), passed as Q
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
@@ -157,36 +161,6 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
     return t
 
 
-def pack_solver_params(rules: RuleSet) -> np.ndarray:
-    """The rule settings the solver needs, as an int64 vector (layout: Q_*)."""
-    cat = catalogue(rules)
-    q = np.zeros(N_Q, dtype=np.int64)
-    q[Q_PLAYERS] = rules.players
-    q[Q_EARLY] = rules.early_death
-    q[Q_MIN_DONG] = rules.early_death_min_dong
-    q[Q_BASELINE] = rules.baseline
-    q[Q_BANKER_MULT] = rules.banker_multiplier
-    q[Q_SWEEP] = rules.sweep_multiplier
-    q[Q_SUP_BONUS] = rules.supreme_bonus
-    q[Q_SUSPENDED] = rules.supreme_bonus_suspended
-    q[Q_SUP_CLOSE] = rules.supreme_close
-    q[Q_CLOSE_REWARD] = rules.supreme_close_reward
-    q[Q_QUARTET_BONUS] = rules.quartet_bonus
-    q[Q_DICE] = rules.residual_dice and rules.players != 2
-    q[Q_DICE_GONG] = rules.dice_gong_min
-    q[Q_DICE_ZA] = rules.dice_za_min
-    q[Q_SUP_PLAY] = cat.supreme
-    za8 = (1 << KIND_BITS[KIND_BY_PIPS["6-2"].index][0]) | (1 << KIND_BITS[KIND_BY_PIPS["5-3"].index][0])
-    q[Q_ZA8_PLAY] = cat.find(za8)
-    q[Q_QUARTET_CLASS] = cat.quartet_class
-    q[Q_FOLD_COST] = rules.fold_cost
-    q[Q_SUIT_GONG] = BB_FOLK_SUIT["宫"]
-    q[Q_SUIT_ZA] = BB_FOLK_SUIT["杂"]
-    q[Q_SUIT_YAO] = BB_FOLK_SUIT["幺"]
-    q[Q_SUP_MASK] = int(cat.mask[cat.supreme])
-    return q
-
-
 def new_tt(bits: int = TT_BITS):
     """An empty transposition table: keys [2^bits, 3], bounds [2^bits, 2], best move, generation."""
     size = 1 << bits
@@ -235,27 +209,27 @@ def _give(X, receiver, per):
 @njit(cache=True, inline="always")
 def _terminal(Q, X, dong, closer, extra, catcher):
     """Seat s's result once the hands are empty: settlement (§5.1–5.3) and the end-of-deal bonuses."""
-    n = Q[Q_PLAYERS]
+    n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     total = 0
     for i in range(n):
         if not (folded >> i & 1):
             total += dong[i]
-    sweep = Q[Q_SWEEP] if dong[closer] == total else 1
+    sweep = Q[R_SWEEP] if dong[closer] == total else 1
     banker = X[X_BANKER]
     got = 0
     for i in range(n):
         if i == closer or (i != s and s != closer):
             continue
         if folded >> i & 1:
-            pay = Q[Q_FOLD_COST]  # a folded seat pays the fold cost only, never multiplied
+            pay = Q[R_FOLD_COST]  # a folded seat pays the fold cost only, never multiplied
         else:
-            base = Q[Q_BASELINE] - dong[i]
+            base = Q[R_BASELINE] - dong[i]
             if dong[i] == 0:
                 base += 1  # 空戙
             mult = 1
-            if Q[Q_BANKER_MULT] != 0 and (closer == banker or (i == banker and base > 0)):
+            if Q[R_BANKER_MULT] != 0 and (closer == banker or (i == banker and base > 0)):
                 mult = X[X_STREAK] + 1
             pay = base * mult * sweep * extra
         if i == s:
@@ -266,16 +240,16 @@ def _terminal(Q, X, dong, closer, extra, catcher):
     if X[X_CLOSE_TIE] != 0 and closer == s:
         v += CLOSE_EPS
     if X[X_PEND_LEADER] >= 0 and X[X_PEND_WINNER] != closer:
-        v += _give(X, X[X_PEND_LEADER], Q[Q_SUP_BONUS])  # the suspended 賀尊 is paid after all
-    if catcher >= 0 and Q[Q_CLOSE_REWARD] > 0:
-        v += _give(X, catcher, Q[Q_CLOSE_REWARD])
+        v += _give(X, X[X_PEND_LEADER], Q[R_SUPREME_BONUS])  # the suspended 賀尊 is paid after all
+    if catcher >= 0 and Q[R_CLOSE_REWARD] > 0:
+        v += _give(X, catcher, Q[R_CLOSE_REWARD])
     return v
 
 
 @njit(cache=True, inline="always")
 def _groups(T, Q, hand, others, grow):
     """Tile groups of `hand` (module docstring): grow[bit] = mask of the group of each held bit."""
-    dice = Q[Q_DICE] != 0
+    dice = Q[R_DICE_ON] != 0
     nk = 0
     rest = hand
     while rest:
@@ -360,11 +334,11 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
     entry.  The reading is folded into two independent 64-bit hashes (k0, k1); k2 holds the 戙,
     leader, seat and bonus state exactly.
     """
-    n = Q[Q_PLAYERS]
+    n = Q[R_PLAYERS]
     for b in range(32):
         own[b] = 0
     holder = -1
-    sup = Q[Q_SUP_MASK]
+    sup = Q[R_SUPREME_MASK]
     for i in range(n):
         h = hands[i]
         if (h & sup) == sup:
@@ -396,7 +370,7 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
         k1 = (k1 + tok) * np.int64(-4658895280553007687)
         k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
     led = 0
-    if holder >= 0 and Q[Q_SUP_BONUS] > 0:
+    if holder >= 0 and Q[R_SUPREME_BONUS] > 0:
         led = X[X_HAS_LED] & (1 << holder)  # who has led matters only for a 至尊 still to come
     k2 = (leader | X[X_SEAT] << 3 | led << 6 | (X[X_PEND_LEADER] + 1) << 14
           | (X[X_PEND_WINNER] + 1) << 18)
@@ -406,15 +380,21 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
 
 
 @njit(cache=True, inline="always")
+def _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2):
+    """Give slot `idx` to the key (k0, k1, k2) of this search generation, with no bounds yet."""
+    ttg[idx] = X[X_GEN]
+    ttk[idx, 0] = k0
+    ttk[idx, 1] = k1
+    ttk[idx, 2] = k2
+    ttv[idx, 0] = -INF
+    ttv[idx, 1] = INF
+
+
+@njit(cache=True, inline="always")
 def _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, bestp):
     """Store a fail-soft result as a bound (or exact value), keeping the tighter of old and new."""
     if not (ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2):
-        ttg[idx] = X[X_GEN]
-        ttk[idx, 0] = k0
-        ttk[idx, 1] = k1
-        ttk[idx, 2] = k2
-        ttv[idx, 0] = -INF
-        ttv[idx, 1] = INF
+        _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
     if v <= alpha:
         if v < ttv[idx, 1]:
             ttv[idx, 1] = v
@@ -436,7 +416,7 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
     choice tree has bit k set when the k-th follower beats; leaves are settled, then the choices
     are folded from the last follower back to the first (max for seat s, min for the others).
     """
-    n = Q[Q_PLAYERS]
+    n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
     s = X[X_SEAT]
     nf = 0
@@ -457,7 +437,7 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
                 t = ctz(hands[seat])
                 if (T[ROW_TILE + t, K_CLS] != T[ROW_TILE + stand, K_CLS]
                         or T[ROW_TILE + t, K_RANK] <= T[ROW_TILE + stand, K_RANK]
-                        or (Q[Q_EARLY] != 0 and dong[seat] + 1 < Q[Q_MIN_DONG])):
+                        or (Q[R_EARLY_DEATH] != 0 and dong[seat] + 1 < Q[R_MIN_DONG])):
                     valid = False
                     break
                 stand = t
@@ -497,7 +477,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     standing for `win_seat` (`win_lead` = 1 while the lead stands), `actor` acted last,
     `caught` = the seat whose 杂8 pair beat a led 至尊, `first` = 1 if it is the leader's first lead.
     """
-    n = Q[Q_PLAYERS]
+    n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     X[X_NODES] += 1
@@ -517,20 +497,20 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             bonus = 0.0
             extra = 1
             catcher = -1
-            if lead_p == Q[Q_SUP_PLAY]:
-                if last and Q[Q_SUP_CLOSE] != 0:
+            if lead_p == Q[R_SUPREME_PLAY]:
+                if last and Q[R_SUPREME_CLOSE] != 0:
                     if win_seat == leader:
                         extra = 2
                     elif win_seat == caught:
                         catcher = caught
-                elif (not last) and first == 1 and Q[Q_SUP_BONUS] > 0:
-                    if win_seat != leader and Q[Q_SUSPENDED] != 0:
+                elif (not last) and first == 1 and Q[R_SUPREME_BONUS] > 0:
+                    if win_seat != leader and Q[R_SUSPENDED] != 0:
                         X[X_PEND_LEADER] = leader
                         X[X_PEND_WINNER] = win_seat
                     else:
-                        bonus += _give(X, leader, Q[Q_SUP_BONUS])
-            if T[ROW_PLAY + lead_p, C_CLS] == Q[Q_QUARTET_CLASS] and Q[Q_QUARTET_BONUS] > 0:
-                bonus += _give(X, win_seat, Q[Q_QUARTET_BONUS])
+                        bonus += _give(X, leader, Q[R_SUPREME_BONUS])
+            if T[ROW_PLAY + lead_p, C_CLS] == Q[R_QUARTET_CLASS] and Q[R_QUARTET_BONUS] > 0:
+                bonus += _give(X, win_seat, Q[R_QUARTET_BONUS])
             if last:
                 v = bonus + _terminal(Q, X, dong, win_seat, extra, catcher)
             else:
@@ -558,7 +538,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             nxt = _next_active(nxt, n, folded)
         killer = grow[G_KILLER] if not playout else np.int64(-(1 << 62))
         nm = 0
-        early = last and Q[Q_EARLY] != 0 and dong[seat] + size < Q[Q_MIN_DONG]
+        early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
         bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
         if (not early) and (hand & bu) != 0:
             row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
@@ -618,7 +598,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if code >= 0:
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
-                nc = seat if (lead_p == Q[Q_SUP_PLAY] and win_lead == 1) else caught
+                nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
                 v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
                 hands[seat] ^= m
@@ -677,12 +657,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if not playout:
                 hint = ttb[idx]
         else:
-            ttg[idx] = X[X_GEN]
-            ttk[idx, 0] = k0
-            ttk[idx, 1] = k1
-            ttk[idx, 2] = k2
-            ttv[idx, 0] = -INF
-            ttv[idx, 1] = INF
+            _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
             ttb[idx] = -1
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
         if (not playout) and not _any_tile(T, hand, K_ABOVE, others):
@@ -695,30 +670,17 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 return v
         # Residual-tile dice (§4.7): a chance node over the 36 throws.
         cnt = popcount(hand)
-        if Q[Q_DICE] != 0 and (cnt == 2 or cnt == 3):
+        if Q[R_DICE_ON] != 0 and (cnt == 2 or cnt == 3):
             if not _any_tile(T, hand, K_PARTNERS, hand):  # no multi-tile play in the hand
                 w_gong = 0
                 w_za = 0
                 w_yao = 0
                 for d1 in range(1, 7):
                     for d2 in range(1, 7):
-                        tot = d1 + d2
-                        if tot >= Q[Q_DICE_GONG]:
-                            suit = Q[Q_SUIT_GONG]
-                        elif tot >= Q[Q_DICE_ZA]:
-                            suit = Q[Q_SUIT_ZA]
-                        else:
-                            suit = Q[Q_SUIT_YAO]
-                        if (hand & suit) == 0:
-                            if hand & Q[Q_SUIT_GONG]:
-                                suit = Q[Q_SUIT_GONG]
-                            elif hand & Q[Q_SUIT_ZA]:
-                                suit = Q[Q_SUIT_ZA]
-                            else:
-                                suit = Q[Q_SUIT_YAO]
-                        if suit == Q[Q_SUIT_GONG]:
+                        suit = dice_suit(Q, hand, d1 + d2)
+                        if suit == Q[R_SUIT_GONG]:
                             w_gong += 1
-                        elif suit == Q[Q_SUIT_ZA]:
+                        elif suit == Q[R_SUIT_ZA]:
                             w_za += 1
                         else:
                             w_yao += 1
@@ -727,7 +689,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     w = w_gong if k == 0 else (w_za if k == 1 else w_yao)
                     if w == 0:
                         continue
-                    suit = Q[Q_SUIT_GONG + k]
+                    suit = Q[R_SUIT_GONG + k]
                     v += w * _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
                                      leader, M2, M1, leader, Z, M1, Z, leader, suit, -INF, INF)
                 v /= 36.0
@@ -736,28 +698,23 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
 
     grow = gp[ply]
     _groups(T, Q, hand, others, grow)
+    row = mv[ply]
+    nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced if lead_p == -2 else 0, row)
     nm = 0
-    rest = hand
-    while rest:
-        b = ctz(rest)
-        rest &= rest - 1
-        for i in range(1, T[ROW_HB + b, 0] + 1):
-            p = T[ROW_HB + b, i]
-            if not _holds(T, p, hand):
-                continue
-            size = T[ROW_PLAY + p, C_SIZE]
-            m = T[ROW_PLAY + p, C_MASK]
-            if lead_p == -2 and (size != 1 or (m & forced) == 0):
-                continue
-            if size == 1 and (grow[b] & ((np.int64(1) << b) - 1)) != 0:
+    for j in range(nc):
+        p = row[j]
+        size = T[ROW_PLAY + p, C_SIZE]
+        if size == 1:
+            b = ctz(T[ROW_PLAY + p, C_MASK])
+            if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
-            sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
-            key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
-            if p == hint:
-                key = -1000000000
-            mv[ply, nm] = p
-            ky[ply, nm] = key
-            nm += 1
+        sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
+        key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+        if p == hint:
+            key = -1000000000
+        mv[ply, nm] = p
+        ky[ply, nm] = key
+        nm += 1
     _sort(mv, ky, ply, nm)
     if playout:
         nm = 1

@@ -14,6 +14,7 @@ from ..game.catalogue import Catalogue, _cached, catalogue
 from ..game.rules import RuleSet
 from ..game.tiles import BB_FOLK_SUIT, BB_LAO, KIND_BITS, KIND_BY_PIPS
 from .layout import (
+    R_DICE_ON, R_SUPREME_MASK,
     N_PARAMS, N_PLAYS, N_ROWS, P_BEATU_FOL, P_BEATU_LED, P_CLS, P_COLS, P_LEADPOS, P_MASK, P_NBEAT,
     P_NEED, P_RANK, P_SIZE, P_STR, R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_DEAL_ROUND,
     R_DICE_GONG, R_DICE_ZA, R_EARLY_DEATH, R_FOLD, R_FOLD_COST, R_LAO, R_MIN_DONG, R_NCLASSES,
@@ -57,6 +58,8 @@ def pack_params(rules: RuleSet) -> np.ndarray:
     p[R_SUIT_GONG] = BB_FOLK_SUIT["宫"]
     p[R_SUIT_ZA] = BB_FOLK_SUIT["杂"]
     p[R_SUIT_YAO] = BB_FOLK_SUIT["幺"]
+    p[R_DICE_ON] = rules.residual_dice and rules.players != 2
+    p[R_SUPREME_MASK] = int(cat.mask[cat.supreme])
     return p
 
 

@@ -25,11 +25,11 @@ from ..kernels.layout import (
     O_LAST, O_LEAD_PLAY, O_PEND_LEADER, O_PEND_WINNER,
     O_LEAD_SIZE, O_LEADER, O_LED, O_PLAYERS, O_SEAT, O_SEEN, O_SHOWN, O_STREAK, O_TILES, O_TO_ACT,
     O_TRICK, O_TRICK_SEEN, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, OBS_LEN, P_CLS, P_MASK, P_SIZE,
-    R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_DICE_GONG, R_DICE_ZA, R_FOLD, R_FOLD_COST, R_PLAYERS,
-    R_QUARTET_BONUS, R_QUARTET_CLASS, R_RESIDUAL, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
+    R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_FOLD, R_FOLD_COST, R_PLAYERS,
+    R_QUARTET_BONUS, R_QUARTET_CLASS, R_RESIDUAL, R_SUPREME_BONUS,
     R_SUPREME_CLOSE, R_SUPREME_PLAY, R_SUSPENDED, R_SWEEP, R_TILES, R_ZA8_PAIR
 )
-from ..kernels.legality import combo_tiles, may_fold
+from ..kernels.legality import combo_tiles, dice_suit, may_fold
 from ..kernels.rng import randbelow
 from ..strategies.registry import choose_fold, choose_follow, choose_lead
 
@@ -63,19 +63,7 @@ def _residual_suit(hand, params, st_dice):
     """§4.7: roll two dice and return the suit mask the lead must come from."""
     d1 = 1 + randbelow(st_dice, 6)
     d2 = 1 + randbelow(st_dice, 6)
-    total = d1 + d2
-    if total >= params[R_DICE_GONG]:
-        suit = params[R_SUIT_GONG]
-    elif total >= params[R_DICE_ZA]:
-        suit = params[R_SUIT_ZA]
-    else:
-        suit = params[R_SUIT_YAO]
-    if hand & suit:
-        return suit
-    for s in (params[R_SUIT_GONG], params[R_SUIT_ZA], params[R_SUIT_YAO]):
-        if hand & s:
-            return s
-    return suit
+    return dice_suit(params, hand, d1 + d2)
 
 
 @njit(cache=True, inline="always")

@@ -145,24 +145,31 @@ def all_events(tiles: int) -> list[Event]:
     return events
 
 
+def pick_named(tokens: list[str], names: list[str], group_of: list[str], groups: tuple[str, ...],
+               what: str) -> list[int]:
+    """Indices of the events the tokens name ('all', a group or an event name), each once, in order."""
+    out: list[int] = []
+    for t in tokens:
+        if t == "all":
+            picked = range(len(names))
+        elif t in groups:
+            picked = [i for i, g in enumerate(group_of) if g == t]
+        elif t in names:
+            picked = [names.index(t)]
+        else:
+            raise TjsimError(f"unknown event '{t}' (allowed: {', '.join(['all', *groups, *names])})")
+        out += [i for i in picked if i not in out]
+    if not out:
+        raise TjsimError(f"{what} is empty (allowed: {', '.join(['all', *groups])} or event names)")
+    return out
+
+
 def select_events(spec: str, tiles: int) -> list[Event]:
     """Events named by `--events`: names and group names (core, extra, lao, erming, pairs, all), comma-separated."""
     events = all_events(tiles)
-    by_name = {e.name: e for e in events}
-    chosen: list[Event] = []
-    for token in [t.strip() for t in spec.split(",") if t.strip()]:
-        if token == "all":
-            picked = events
-        elif token in GROUPS:
-            picked = [e for e in events if e.group == token]
-        elif token in by_name:
-            picked = [by_name[token]]
-        else:
-            raise TjsimError(f"unknown event '{token}' (allowed: {', '.join(['all', *GROUPS, *by_name])})")
-        chosen += [e for e in picked if e not in chosen]
-    if not chosen:
-        raise TjsimError("--events is empty (allowed: all, core, extra, lao, erming, pairs or event names)")
-    return chosen
+    tokens = [t.strip() for t in spec.split(",") if t.strip()]
+    picked = pick_named(tokens, [e.name for e in events], [e.group for e in events], GROUPS, "--events")
+    return [events[i] for i in picked]
 
 
 # ---------------------------------------------------------------------------

@@ -40,9 +40,10 @@ from ..kernels.bits import ctz, popcount
 from ..kernels.layout import (
     O_ACTIVE, O_BANKER, O_CAUGHT, O_DISC, O_DONG, O_FIRST_LEAD, O_FOLDED, O_HAND, O_LEAD_PLAY,
     O_LEAD_SIZE, O_LEADER, O_LED, O_PEND_LEADER, O_PEND_WINNER, O_PLAYERS, O_SEAT, O_SEEN, O_SHOWN,
-    O_STREAK, O_TILES, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, P_MASK, R_FOLD_COST
+    O_STREAK, O_TILES, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, P_MASK, R_FOLD_COST, R_SUPREME_PLAY
 )
 from ..kernels.legality import legal_beats, legal_leads
+from ..kernels.tables import pack_params
 from ..kernels.rng import randbelow
 
 SEARCH = 100            # policy id of a search strategy: SEARCH + horizon × 10000 + worlds (0: oracle)
@@ -62,7 +63,7 @@ def search_tables(rules: RuleSet):
         for c in range(N_TILES):
             if c != b and TILE_KIND[c] == TILE_KIND[b]:
                 twin[b] = c
-    return (S.build_solver_tables(rules), S.pack_solver_params(rules), twin)
+    return (S.build_solver_tables(rules), pack_params(rules), twin)
 
 
 @njit(cache=True)
@@ -247,7 +248,7 @@ def _child_value(obs, tabs, scr, code, guess):
     first = obs[O_FIRST_LEAD]
     if code >= 0:
         m = tabs[code, P_MASK]
-        nc = seat if (lead_p == Q[S.Q_SUP_PLAY] and win_lead == 1) else caught
+        nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
         wh[seat] ^= m
         v = S.solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, wh, wd, mv, ky, gp,
                            np.int64(leader), np.int64(lead_p), code, np.int64(seat), np.int64(0),
