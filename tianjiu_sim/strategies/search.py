@@ -57,7 +57,7 @@ FOLD, STAY = 1, 0       # candidate codes of a fold decision
 
 
 def search_tables(rules: RuleSet):
-    """The read-only part of the search scratch for a rule set: solver tables, solver rules, tile twins."""
+    """The read-only part of the search scratch for a rule set: solver tables, the rule parameters, tile twins."""
     twin = np.full(N_TILES, -1, dtype=np.int64)
     for b in range(N_TILES):
         for c in range(N_TILES):
