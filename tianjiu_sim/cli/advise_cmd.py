@@ -8,6 +8,7 @@ import click
 from ..errors import TjsimError
 from ..game.tiles import tile_list
 from ..output.tables import render_table, to_csv
+from ..strategies.names import default_horizon
 from .options import emit, emit_json, format_options, rules_option
 from .solve_cmd import _load_trace, position_options, read_position
 
@@ -25,7 +26,8 @@ def _r(x: float) -> float:
               help="Worlds W: deals of the tiles the seat has not seen to the other hands.")
 @click.option("--horizon", default=None, type=int,
               help="Solve exactly from tricks of at most this many tiles a hand; earlier tricks are "
-                   "played out by the solver's move ordering (default: pimc's).")
+                   "played out by the solver's move ordering (default: pimc's for the number of players: "
+                   "6 with 2, 4 with 3, 3 with 4).")
 @click.option("--throw", default=None, type=int,
               help="The residual-tile dice total (2–12), when the dice are thrown before this lead.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the worlds.")
@@ -54,7 +56,7 @@ def advise(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, 
     if not 1 <= worlds <= S.MAX_WORLDS:
         raise TjsimError(f"--worlds must be 1 to {S.MAX_WORLDS}, got {worlds}")
     if horizon is None:
-        horizon = S.HORIZON
+        horizon = default_horizon(rules.players, oracle=False)
     if not 1 <= horizon <= 16:
         raise TjsimError(f"--horizon must be 1 to 16, got {horizon}")
     if seed < 0:

@@ -28,6 +28,7 @@ from ..kernels.solver import CLOSE_EPS
 from ..kernels.tables import pack_params, tables
 from ..stats import mean_ci_of
 from ..strategies import search as S
+from ..strategies.names import default_horizon
 
 STREAM_ADVISE = STREAMS["advise"]
 
@@ -193,12 +194,14 @@ class Advice:
 
 
 def advise(rules: RuleSet, pos: Position, hist: History, worlds: int, seed: int,
-           horizon: int = S.HORIZON, throw: int | None = None,
+           horizon: int | None = None, throw: int | None = None,
            forced_suit: int | None = None) -> tuple[int, list[Advice], int]:
     """(seat, candidates valued over `worlds` worlds drawn from the seat's observation, index of the best)."""
     seat = pos.to_act()
     if seat < 0:
         raise TjsimError("the deal is over at that point: nothing to advise")
+    if horizon is None:
+        horizon = default_horizon(rules.players, oracle=False)
     if not 1 <= worlds <= S.MAX_WORLDS:
         raise TjsimError(f"--worlds must be 1 to {S.MAX_WORLDS}, got {worlds}")
     obs = observation(rules, pos, hist, throw, forced_suit)

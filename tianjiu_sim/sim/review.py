@@ -75,8 +75,13 @@ def _decode(tabs, code: int, lead: bool) -> tuple[str, int]:
 
 
 def review(rules: RuleSet, trace: dict, seat: int, worlds: int = 64, seed: int = 0,
-           horizon: int = S.HORIZON, oracle_horizon: int = names.ORACLE_HORIZON) -> list[Decision]:
-    """Every decision of `seat` with a choice, in trace order (sort by loss to find the blunders)."""
+           horizon: int | None = None, oracle_horizon: int | None = None) -> list[Decision]:
+    """Every decision of `seat` with a choice, in trace order (sort by loss to find the blunders).
+
+    The horizons default to pimc's and oracle's for the number of players (names.default_horizon).
+    """
+    horizon = names.default_horizon(rules.players, oracle=False) if horizon is None else horizon
+    oracle_horizon = names.default_horizon(rules.players, oracle=True) if oracle_horizon is None else oracle_horizon
     if not 0 <= seat < rules.players:
         raise TjsimError(f"--seat must be a seat 0 to {rules.players - 1}, got {seat}")
     if not 1 <= worlds <= S.MAX_WORLDS:

@@ -6,8 +6,16 @@ GREEDY = 1
 HEURISTIC = 2
 SEARCH = 100           # a search strategy's id: SEARCH + horizon × 10000 + worlds (0 = oracle); = search.SEARCH
 DEFAULT_WORLDS = 16    # = search.DEFAULT_WORLDS
-DEFAULT_HORIZON = 3    # pimc's: = search.HORIZON
-ORACLE_HORIZON = 4     # oracle's: one world instead of W, so it affords one tile more (an upper bound)
+AUTO = 0               # horizon code of `pimc`, `pimc:W` and `oracle`: chosen by the number of players
+# Default horizons by players (2, 3, 4), measured (benchmarks/README.md, "pimc and oracle"): fewer
+# players make each trick far cheaper to search, so the exact part starts earlier at a similar
+# cost per deal — 2 players: pimc:16 is exact from 6 tiles a hand (≈ 25 ms a deal), 3 players
+# from 4 (≈ 65 ms), 4 players from 3 (≈ 46 ms). oracle searches one world instead of W, so it
+# affords more: 8 (all of a 2-player deal), 5 and 4.
+PIMC_HORIZONS = (6, 4, 3)
+ORACLE_HORIZONS = (8, 5, 4)
+DEFAULT_HORIZON = PIMC_HORIZONS[2]    # 4 players (hk, folk)
+ORACLE_HORIZON = ORACLE_HORIZONS[2]
 MAX_WORLDS = 4096
 MAX_HORIZON = 16
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
@@ -20,12 +28,19 @@ def _search_id(horizon: int, worlds: int) -> int:
     return SEARCH + horizon * 10000 + worlds
 
 
+def default_horizon(players: int, oracle: bool) -> int:
+    """The horizon `pimc` (or `oracle`) uses at a table of `players` when its name sets none."""
+    table = ORACLE_HORIZONS if oracle else PIMC_HORIZONS
+    return table[min(max(players, 2), 4) - 2]
+
+
 def policy_id(name: str) -> int:
     """The kernel's id of a strategy name; ValueError naming what is allowed.
 
     `pimc:W` draws W worlds (1–4096); `pimc:W:H` and `oracle:H` also set the horizon H: tricks
     that start with more than H tiles a hand are played out by the solver's move ordering, the
-    rest is solved exactly (strategies/search.py).
+    rest is solved exactly (strategies/search.py). Without H the horizon depends on the number
+    of players (`default_horizon`).
     """
     name = name.strip()
     if name in POLICIES:
@@ -36,13 +51,13 @@ def policy_id(name: str) -> int:
         if not all(x.isdigit() for x in nums) or len(nums) > (2 if parts[0] == "pimc" else 1):
             raise ValueError(f"'{name}' is not a strategy (allowed: {ALLOWED})")
         if parts[0] == "oracle":
-            worlds, horizon = 0, int(nums[0]) if nums else ORACLE_HORIZON
+            worlds, horizon = 0, int(nums[0]) if nums else AUTO
         else:
             worlds = int(nums[0]) if nums else DEFAULT_WORLDS
-            horizon = int(nums[1]) if len(nums) > 1 else DEFAULT_HORIZON
+            horizon = int(nums[1]) if len(nums) > 1 else AUTO
             if not 1 <= worlds <= MAX_WORLDS:
                 raise ValueError(f"'{name}': the worlds W of pimc:W must be from 1 to {MAX_WORLDS}")
-        if not 1 <= horizon <= MAX_HORIZON:
+        if (len(nums) > (0 if parts[0] == "oracle" else 1)) and not 1 <= horizon <= MAX_HORIZON:
             raise ValueError(f"'{name}': the horizon H must be from 1 to {MAX_HORIZON}")
         return _search_id(horizon, worlds)
     raise ValueError(f"unknown strategy '{name}' (allowed: {ALLOWED})")
@@ -58,8 +73,8 @@ def policy_name(pid: int) -> str:
         raise ValueError(f"no strategy has id {pid}")
     horizon, worlds = divmod(pid - SEARCH, 10000)
     if worlds == 0:
-        return "oracle" + ("" if horizon == ORACLE_HORIZON else f":{horizon}")
-    h = "" if horizon == DEFAULT_HORIZON else f":{horizon}"
+        return "oracle" + ("" if horizon == AUTO else f":{horizon}")
+    h = "" if horizon == AUTO else f":{horizon}"
     if h:
         return f"pimc:{worlds}{h}"
     return "pimc" if worlds == DEFAULT_WORLDS else f"pimc:{worlds}"

@@ -28,7 +28,8 @@ from .uniform import random_fold, random_follow, random_lead
 
 from .names import (  # noqa: F401 (re-exported: the registry owns names ↔ ids)
     ALLOWED, DEFAULT_HORIZON, DEFAULT_WORLDS, GREEDY, HEURISTIC, MAX_HORIZON, MAX_WORLDS, POLICIES, RANDOM,
-    SEARCH, SEARCH_POLICIES, SEES_ALL, is_search, policy_id, policy_name, sees_all, sees_all_note
+    SEARCH, SEARCH_POLICIES, SEES_ALL, default_horizon, is_search, policy_id, policy_name, sees_all,
+    sees_all_note
 )
 
 

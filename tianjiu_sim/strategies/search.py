@@ -45,11 +45,12 @@ from ..kernels.layout import (
 from ..kernels.legality import legal_beats, legal_leads
 from ..kernels.tables import pack_params
 from ..kernels.rng import randbelow
+from .names import AUTO, ORACLE_HORIZONS, PIMC_HORIZONS
 
 SEARCH = 100            # policy id of a search strategy: SEARCH + horizon × 10000 + worlds (0: oracle)
 DEFAULT_WORLDS = 16
 MAX_WORLDS = 4096
-HORIZON = 3             # default: exact from tricks of at most this many tiles a hand (benchmarks/README.md, "pimc")
+HORIZON = 3             # pimc's default with 4 players (names.PIMC_HORIZONS: 2 and 3 players search from more tiles)
 MAX_DISCARDS = 12
 MAX_CANDIDATES = 64
 SEARCH_TT_BITS = 16     # endgame searches store a few thousand boundaries
@@ -353,15 +354,24 @@ def _worlds_of(policy):
 
 
 @njit(cache=True)
-def _horizon_of(policy):
-    return np.int64((policy - SEARCH) // 10000)
+def _horizon_of(policy, players):
+    """The policy's horizon; names.AUTO means the default for the number of players."""
+    h = np.int64((policy - SEARCH) // 10000)
+    if h != AUTO:
+        return h
+    oracle = (policy - SEARCH) % 10000 == 0
+    if players <= 2:
+        return np.int64(ORACLE_HORIZONS[0] if oracle else PIMC_HORIZONS[0])
+    if players == 3:
+        return np.int64(ORACLE_HORIZONS[1] if oracle else PIMC_HORIZONS[1])
+    return np.int64(ORACLE_HORIZONS[2] if oracle else PIMC_HORIZONS[2])
 
 
 @njit(cache=True)
 def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
     """Play id the search strategy leads."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
 
@@ -370,7 +380,7 @@ def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
 def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
     """(play id, 0) to beat or (-1, tiles) to discard, as the search strategy decides."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     code = scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
     if code >= 0:
@@ -382,6 +392,6 @@ def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
 def search_fold(policy, obs, hands, tabs, params, st, buf, scr):
     """Whether the search strategy folds."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy), np.int64(0), np.int64(1), np.int64(0), np.int64(-1),
+    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(1), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if w == 0 else w)] == FOLD
