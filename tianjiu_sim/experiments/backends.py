@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any, Callable, Iterator
 
+from .._numba_cache import notice_when_numba_loads
 from .chunks import now_iso, ResultsFolder, summarize_sessions
 from ..errors import TjsimError
 from .experiment import Experiment
@@ -33,6 +34,9 @@ def run_task(task: dict[str, Any]) -> Result:
 def _worker_init() -> None:
     # one numba thread per worker process: the pool already uses every core it was given
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    # a worker's first chunk may compile for minutes before any chunk ends and the progress bar
+    # moves: each worker says so on the shared stderr, as the CLI process does
+    notice_when_numba_loads()
 
 
 def run_local(tasks: list[dict[str, Any]], workers: int, on_result: Callable[[Result], None]) -> None:
