@@ -54,10 +54,14 @@ def main() -> None:
     chunks = chunk_rows()
     lines = ["# The strength ladder under search (issue 11)", "",
              "Duplicate: every deal replayed five times with random, greedy, heuristic, pimc (16 worlds, exact "
-             "from 3 tiles a hand) and oracle (**sees every hand**; exact from 4 tiles a hand) rotated through "
-             "the seats. Values are 戙 per deal per seat played; a step's difference is the stronger "
-             "strategy's mean minus the weaker's on the same deals, with its 95% interval. "
-             "Written by `make_summary.py` from `strategy_ladder.csv` and the chunk files.", ""]
+             "from 3 tiles a hand with 4 players, 4 with 3, 6 with 2) and oracle (**sees every hand**; exact from "
+             "4, 5 and 8 tiles a hand) rotated through the seats. Values are 戙 per deal per seat played; a "
+             "step's difference is the stronger strategy's mean minus the weaker's on the same deals, with its "
+             "95% interval. Written by `make_summary.py` from `strategy_ladder.csv` and the chunk files.", "",
+             "Each replay seats only some of the five strategies (four of them with 4 players, two with 2), so "
+             "a strategy's mean is taken against a mix of opponents that includes random and oracle: the steps are "
+             "not head-to-head results. Head-to-head duplicate runs of pimc against greedy and heuristic alone "
+             "(folk with 2 and 3 players) are in benchmarks/README.md, \"pimc and oracle\".", ""]
     for ci in sorted(table["cell"].unique()):
         sub = table[table["cell"] == ci]
         label = f"{sub['rules'].iloc[0]}, {sub['players'].iloc[0]} players"

@@ -13,9 +13,11 @@ tiles a hand is *played out*: each seat plays the first move of the solver's own
 ordering (sure winners and long plays first; a follower whose side wins discards its weakest
 tiles, otherwise beats), and from the first trick boundary with at most `horizon` tiles a hand
 the solver is exact (kernels/solver.py, X_HORIZON). With `horizon` = tiles a hand everything
-is exact. The default horizons are measured (benchmarks/README.md, "pimc and oracle"): `pimc`
-solves exactly from 3 tiles a hand (pimc:16 plays a seat's whole `hk` deal in ≈ 46 ms; from 4
-tiles it takes ≈ 690 ms, from 5 ≈ 10 s), `oracle` from 4 (≈ 39 ms: one world, not 16).
+is exact. The default horizons depend on the number of players and are measured
+(benchmarks/README.md, "pimc and oracle"; names.PIMC_HORIZONS / ORACLE_HORIZONS): with 4 players
+`pimc` solves exactly from 3 tiles a hand (pimc:16 plays a seat's whole `hk` deal in ≈ 46 ms;
+from 4 tiles it takes ≈ 690 ms, from 5 ≈ 10 s), with 3 from 4 and with 2 from 6, where a trick
+has fewer plays; `oracle` (one world, not 16) from 4, 5 and 8.
 
 Candidates come from the decider's own hand only, so they are the same in every world: each
 distinct legal lead or beat (copies of a kind are one action) and each distinct discard; when
