@@ -138,10 +138,11 @@ def render_html(folder: str | Path, md_text: str) -> str:
     md = markdown.Markdown(extensions=["tables", "fenced_code", "sane_lists", "toc"],
                            extension_configs={"toc": {"toc_depth": "2-3"}})
     body = md.convert(md_text)
-    heads = [t for t in md.toc_tokens for t in ([t] if t["level"] >= 2 else t["children"])]
+    # the sections: the level-2 headings, which sit under the page's one level-1 heading
+    heads = [h for top in md.toc_tokens for h in ([top] if top["level"] >= 2 else top["children"])]
     title = next((t["name"] for t in md.toc_tokens if t["level"] == 1), folder.name)
     body = re.sub(r'(<h2 id="[^"]+">)(.*?)(</h2>)', r'\1\2<a class="top" href="#top">↑ top</a>\3', body)
-    items = "".join(f'<li><a href="#{t["id"]}">{t["name"]}</a></li>' for t in heads)
+    items = "".join(f'<li><a href="#{h["id"]}">{h["name"]}</a></li>' for h in heads)
     toc = (f'<nav class="toc" aria-label="Contents"><strong>Contents</strong><ul>{items}'
            '<li><a href="#provenance">Provenance</a></li></ul></nav>')
     # the contents list goes after the first heading and its introduction, before the first section
