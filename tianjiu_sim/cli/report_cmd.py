@@ -23,8 +23,6 @@ def _analysis_kind(folder: Path) -> str | None:
     return None
 
 
-
-
 def _keeps_own_report(path: Path) -> bool:
     """True when report.md exists and tjsim cannot or should not rewrite it: a folder's make_report.py
     wrote it, or the folder is not one `tjsim report` writes reports for (e.g. `nine-cards compare`)."""

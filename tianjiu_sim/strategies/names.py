@@ -50,15 +50,14 @@ def policy_id(name: str) -> int:
         nums = parts[1:]
         if not all(x.isdigit() for x in nums) or len(nums) > (2 if parts[0] == "pimc" else 1):
             raise ValueError(f"'{name}' is not a strategy (allowed: {ALLOWED})")
-        if parts[0] == "oracle":
-            worlds, horizon = 0, int(nums[0]) if nums else AUTO
-        else:
-            worlds = int(nums[0]) if nums else DEFAULT_WORLDS
-            horizon = int(nums[1]) if len(nums) > 1 else AUTO
-            if not 1 <= worlds <= MAX_WORLDS:
-                raise ValueError(f"'{name}': the worlds W of pimc:W must be from 1 to {MAX_WORLDS}")
-        if (len(nums) > (0 if parts[0] == "oracle" else 1)) and not 1 <= horizon <= MAX_HORIZON:
+        oracle = parts[0] == "oracle"
+        given_h = nums[0:1] if oracle else nums[1:2]  # the H the name sets, if any
+        horizon = int(given_h[0]) if given_h else AUTO
+        if given_h and not 1 <= horizon <= MAX_HORIZON:
             raise ValueError(f"'{name}': the horizon H must be from 1 to {MAX_HORIZON}")
+        worlds = 0 if oracle else (int(nums[0]) if nums else DEFAULT_WORLDS)
+        if not oracle and not 1 <= worlds <= MAX_WORLDS:
+            raise ValueError(f"'{name}': the worlds W of pimc:W must be from 1 to {MAX_WORLDS}")
         return _search_id(horizon, worlds)
     raise ValueError(f"unknown strategy '{name}' (allowed: {ALLOWED})")
 

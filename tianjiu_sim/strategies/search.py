@@ -47,7 +47,7 @@ from ..kernels.layout import (
 from ..kernels.legality import legal_beats, legal_leads
 from ..kernels.tables import pack_params
 from ..kernels.rng import randbelow
-from .names import AUTO, ORACLE_HORIZONS, PIMC_HORIZONS
+from .names import AUTO, default_horizon
 
 SEARCH = 100            # policy id of a search strategy: SEARCH + horizon × 10000 + worlds (0: oracle)
 DEFAULT_WORLDS = 16
@@ -355,18 +355,17 @@ def _worlds_of(policy):
     return np.int64((policy - SEARCH) % 10000)
 
 
+# the names module's own table lookup, compiled: one definition of the defaults for Python and kernels
+_default_horizon = njit(cache=True)(default_horizon)
+
+
 @njit(cache=True)
 def _horizon_of(policy, players):
     """The policy's horizon; names.AUTO means the default for the number of players."""
     h = np.int64((policy - SEARCH) // 10000)
     if h != AUTO:
         return h
-    oracle = (policy - SEARCH) % 10000 == 0
-    if players <= 2:
-        return np.int64(ORACLE_HORIZONS[0] if oracle else PIMC_HORIZONS[0])
-    if players == 3:
-        return np.int64(ORACLE_HORIZONS[1] if oracle else PIMC_HORIZONS[1])
-    return np.int64(ORACLE_HORIZONS[2] if oracle else PIMC_HORIZONS[2])
+    return np.int64(_default_horizon(players, (policy - SEARCH) % 10000 == 0))
 
 
 @njit(cache=True)
