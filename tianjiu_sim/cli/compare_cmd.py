@@ -9,9 +9,12 @@ from ..strategies.names import sees_all, sees_all_note
 
 
 def common_play_options(f):
-    """--seed, --method, --shuffle, --threads, --out-dir (shared by compare and value)."""
+    """--seed, --method, --shuffle, --threads, --out-dir, --resume (shared by compare and value)."""
+    f = click.option("--resume", is_flag=True,
+                     help="Finish an interrupted run in --out-dir: only the missing chunks are played.")(f)
     f = click.option("--out-dir", "out_dir", type=click.Path(file_okay=False), default=None,
-                     help="Also write a results folder: tidy CSVs and manifest.json (for `tjsim report`).")(f)
+                     help="Also write a results folder (chunks, tidy CSVs, manifest.json; the format of "
+                          "`tjsim experiment run`), for `tjsim report`.")(f)
     f = click.option("--threads", type=int, default=None, metavar="N",
                      help="Worker threads (results are identical for any number).")(f)
     f = click.option("--shuffle", default="perfect", show_default=True, metavar="MODEL",
@@ -51,7 +54,7 @@ def check_deals(deals: int, what: str = "--deals") -> None:
 @format_options
 def compare(policies_text: str, deals: int, until_stderr: float | None, max_deals: int, rules_spec: str,
             players: int | None, seed: int, method: str, shuffle: str, threads: int | None, out_dir: str | None,
-            fmt: str, out: str | None) -> None:
+            resume: bool, fmt: str, out: str | None) -> None:
     """Compare strategies in duplicate: every deal is replayed with the strategies rotated
     through the seats, so each strategy meets the same tiles in every seat.
 
@@ -65,7 +68,6 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
       tjsim compare --policies heuristic,greedy --rules folk --until-stderr 0.02
       tjsim compare --policies heuristic,greedy,random --format csv --out compare.csv
     """
-    from ..sim.analysis import compare_summary, compare_tables, run_compare  # noqa: PLC0415
     from ..kernels.dealing import make_plan  # noqa: PLC0415
     from ..sim.runner import policy_ids  # noqa: PLC0415
 
@@ -90,22 +92,64 @@ def compare(policies_text: str, deals: int, until_stderr: float | None, max_deal
 
         require_parquet()
 
-    data, stopped = run_compare(rules, names, seed, deals, method, shuffle, threads, until_stderr, max_deals)
-    n = data.x.shape[0]
-    replays = data.table.shape[0]
-    tables = compare_tables(data)
-    summary = compare_summary(tables["compare_chunks"], names, replays)
+    summary, n, stopped, replays = run_compare_command(rules, names, seed, deals, method, shuffle, threads,
+                                                        until_stderr, max_deals, out_dir, resume)
     config = {"rules": rules.name, "preset": rules.preset, "players": rules.players, "policies": names,
               "deals": n, "replays": replays, "method": method, "shuffle": shuffle,
               "until_stderr": until_stderr, "max_deals": max_deals if until_stderr is not None else None,
               "stopped_by": stopped, "settings": rules.describe()}
     if out_dir:
-        from ..output.results import write_results
-        from ..output.frames import display_frame  # noqa: PLC0415
+        from ..experiments.backends import note_command  # noqa: PLC0415
 
-        write_results(out_dir, "compare", config, seed,
-                      {**tables, "compare_summary": display_frame(public_summary(summary))})
+        note_command(out_dir, "compare", config)
     emit_compare(summary, config, seed, fmt, out)
+
+
+COMPARE_CHUNK = 10_000  # deals per chunk of a results folder (a chunk replays each deal `replays` times)
+
+
+def run_compare_command(rules, names, seed, deals, method, shuffle, threads, until_stderr, max_deals, out_dir,
+                        resume):
+    """Run `compare` through the experiment driver: (summary, deals, stopped_by, replays).
+
+    With --until-stderr the run grows in batches (`analysis.next_target`) of 1,000-deal chunks,
+    each played once; the results folder is written when it stops.
+    """
+    from ..experiments.backends import run_analysis, run_in_memory  # noqa: PLC0415
+    from ..experiments.experiment import command_experiment  # noqa: PLC0415
+    from ..kernels.threads import set_threads  # noqa: PLC0415
+    from ..sim.analysis import next_target  # noqa: PLC0415
+    from ..sim.duplicate import rotation_table  # noqa: PLC0415
+
+    set_threads(threads)
+
+    def experiment(n, chunk, options):
+        return command_experiment("compare", "compare", rules, seed, n, chunk, options, method=method,
+                                  shuffle=shuffle)
+
+    if until_stderr is None:
+        tables = run_analysis(experiment(deals, COMPARE_CHUNK, {"policies": names}), out_dir, resume=resume)
+        stopped = "deals"
+    else:
+        if resume:
+            raise TjsimError("--resume does not go with --until-stderr (the run's length is not known "
+                             "before it stops); give --deals N")
+        cache: dict = {}
+        target = min(max_deals, 2000)
+        opts = {"policies": names, "cluster": 250}
+        while True:
+            tables = run_in_memory(experiment(target, 1000, opts), cache)
+            s = tables["compare_summary"]
+            se = float(s.loc[s["kind"] == "difference", "se"].max())
+            if se < until_stderr or target >= max_deals:
+                stopped = "stderr" if se < until_stderr else "cap"
+                break
+            target = next_target(target, se, until_stderr, max_deals)
+        if out_dir:
+            tables = run_analysis(experiment(target, 1000, opts), out_dir, cache=cache)
+    summary = tables["compare_summary"].drop(columns="cell")
+    n = int(summary.loc[summary["kind"] == "strategy", "n"].iloc[0])
+    return summary, n, stopped, rotation_table(len(names), rules.players).shape[0]
 
 
 def public_summary(summary):

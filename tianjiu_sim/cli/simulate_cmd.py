@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 import click
 import numpy as np
 
 from ..errors import TjsimError
-from ..stats import mean_ci
 from .options import emit, emit_json, format_options, players_option, rules_option
 from ..strategies.names import sees_all, sees_all_note
 from ..output.tables import render_table, to_csv
@@ -25,52 +23,24 @@ TABLE_COLUMNS = ["seat", "policy", "mean_payment", "ci_low", "ci_high", "closer_
 BONUS_KEYS = ("supreme", "supreme_close", "quartet")
 
 
-class Tally:
-    """Per-seat running sums over chunks of deals (so a run never holds every deal in memory)."""
-
-    def __init__(self, players: int):
-        z = lambda: np.zeros(players, dtype=np.int64)  # noqa: E731
-        self.n = 0
-        self.pay, self.pay_sq, self.closes, self.dong = z(), z(), z(), z()
-        self.empty, self.into, self.folds = z(), z(), z()
-        self.bonus_hits = np.zeros((players, 3), dtype=np.int64)
-        self.bonus_sum = np.zeros((players, 3), dtype=np.int64)
-
-    def add(self, res, baseline: int) -> None:
-        """Add one chunk of runner.Rows."""
-        pay = res.payments.astype(np.int64)
-        dong = res.dong.astype(np.int64)
-        played = (res.closer >= 0)[:, None] & ~res.folded
-        seats = np.arange(pay.shape[1])[None, :]
-        self.n += pay.shape[0]
-        self.pay += pay.sum(axis=0)
-        self.pay_sq += (pay * pay).sum(axis=0)
-        self.closes += (res.closer[:, None] == seats).sum(axis=0)
-        self.dong += dong.sum(axis=0)
-        self.empty += (played & (dong == 0)).sum(axis=0)
-        self.into += (played & (dong > baseline) & (res.closer[:, None] != seats)).sum(axis=0)
-        self.folds += res.folded.sum(axis=0)
-        self.bonus_hits += (res.bonus > 0).sum(axis=0)
-        self.bonus_sum += res.bonus.astype(np.int64).sum(axis=0)
-
-    def rows(self, names: list[str]) -> list[dict]:
-        """One result row per seat (COLUMNS)."""
-        out = []
-        n = max(self.n, 1)
-        for s, name in enumerate(names):
-            mean, _, lo, hi = mean_ci(float(self.pay[s]), float(self.pay_sq[s]), self.n)
-            row = {"seat": s, "policy": name, "deals": self.n, "mean_payment": round(mean, 6),
-                   # one deal gives no interval (stats: NaN): an empty cell, null in JSON
-                   "ci_low": None if math.isnan(lo) else round(lo, 6),
-                   "ci_high": None if math.isnan(hi) else round(hi, 6),
-                   "closer_rate": round(self.closes[s] / n, 6), "mean_dong": round(self.dong[s] / n, 6),
-                   "empty_rate": round(self.empty[s] / n, 6), "in_rate": round(self.into[s] / n, 6),
-                   "fold_rate": round(self.folds[s] / n, 6)}
-            for t, key in enumerate(BONUS_KEYS):
-                row[f"{key}_rate"] = round(self.bonus_hits[s, t] / n, 6)
-                row[f"{key}_mean"] = round(self.bonus_sum[s, t] / n, 6)
-            out.append(row)
-        return out
+def seat_rows(table) -> list[dict]:
+    """One result row per seat (COLUMNS) from the finalized `payments` table of the experiment driver."""
+    out = []
+    for r in table.itertuples(index=False):
+        n = max(int(r.n), 1)
+        lo, hi = float(r.mean_payment_ci_low), float(r.mean_payment_ci_high)
+        row = {"seat": int(r.seat), "policy": r.policy, "deals": int(r.n), "mean_payment": round(r.mean_payment, 6),
+               # one deal gives no interval (stats: NaN): an empty cell, null in JSON
+               "ci_low": None if math.isnan(lo) else round(lo, 6),
+               "ci_high": None if math.isnan(hi) else round(hi, 6),
+               "closer_rate": round(r.closes / n, 6), "mean_dong": round(r.dong_sum / n, 6),
+               "empty_rate": round(r.empty / n, 6), "in_rate": round(r.into / n, 6),
+               "fold_rate": round(r.folds / n, 6)}
+        for key in BONUS_KEYS:
+            row[f"{key}_rate"] = round(getattr(r, f"{key}_hits") / n, 6)
+            row[f"{key}_mean"] = round(getattr(r, f"{key}_sum") / n, 6)
+        out.append(row)
+    return out
 
 
 @click.command()
@@ -90,11 +60,13 @@ class Tally:
               help="With --session and an imperfect --shuffle: each deal starts from the box order, or from the "
                    "previous deal's tiles gathered in the order played.")
 @click.option("--out-dir", default=None, type=click.Path(file_okay=False),
-              help="With --session: also write a results folder (tidy CSVs, manifest.json) for `tjsim report`.")
+              help="Also write a results folder (chunks, tidy CSVs, manifest.json; the format of "
+                   "`tjsim experiment run`), for `tjsim report`.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out-dir: only the missing chunks run.")
 @dealing_options
 @format_options
 def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals, threads, trace_path, trace_limit,
-             session_length, from_, out_dir, method, shuffle, fmt, out):
+             session_length, from_, out_dir, resume, method, shuffle, fmt, out):
     """Play many deals and report, per seat: mean payment (95% CI), closer rate, mean 戙,
     空戙 (no 戙) rate, 入 rate (more 戙 than the baseline), fold rate and each bonus's frequency and mean.
 
@@ -105,9 +77,10 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
       tjsim simulate --policy random --deals 1000 --trace first.jsonl --trace-limit 10
       tjsim simulate --rules hk --policy heuristic --session 16 --deals 160000 --seed 1
     """
-    from tqdm import tqdm
-
-    from ..sim.runner import run_deals, simulate_traces
+    from ..experiments.backends import note_command, run_analysis
+    from ..experiments.experiment import command_experiment
+    from ..kernels.threads import set_threads
+    from ..sim.runner import simulate_traces
 
     rules, names = table_setup(rules_spec, players, policy, policies, seed, banker, streak)
     check_dealing(rules, method, shuffle)
@@ -120,22 +93,20 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
 
     if session_length is not None:
         _simulate_sessions(rules, names, seed, deals, session_length, threads, method, shuffle, from_, out_dir,
-                           fmt, out)
+                           resume, fmt, out)
         return
-    if from_ != "box" or out_dir:
-        raise TjsimError("--from and --out-dir go with --session G (deals in a row)")
+    if from_ != "box":
+        raise TjsimError("--from goes with --session G (deals in a row)")
 
-    tally = Tally(rules.players)
-    show = deals >= 2 * CHUNK
-    with tqdm(total=deals, unit="deal", unit_scale=True, file=sys.stderr, disable=None if show else True,
-              desc="simulate") as bar:
-        for start in range(0, deals, CHUNK):
-            n = min(CHUNK, deals - start)
-            res = run_deals(rules, names, seed, n, start=start, banker=banker, streak=streak, threads=threads,
-                            method=method, shuffle=shuffle)
-            tally.add(res, rules.baseline)
-            bar.update(n)
-    rows = tally.rows(names)
+    exp = command_experiment("simulate", "payments", rules, seed, deals, CHUNK, {"banker": banker, "streak": streak},
+                             strategies=list(names), method=method, shuffle=shuffle)
+    set_threads(threads)
+    rows = seat_rows(run_analysis(exp, out_dir, resume=resume)["payments"])
+    if out_dir:
+        note_command(out_dir, "simulate", {"rules": rules.name, "preset": rules.preset, "players": rules.players,
+                                           "policies": list(names), "deals": deals, "method": method,
+                                           "shuffle": shuffle, "banker": banker, "streak": streak,
+                                           "settings": rules.describe()})
     if trace_path:
         traces = simulate_traces(rules, names, seed, min(trace_limit, deals), banker=banker, streak=streak,
                                  method=method, shuffle=shuffle)
@@ -161,17 +132,32 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
         emit(text, out)
 
 
-def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, fmt, out):
+def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, resume, fmt,
+                       out):
     """`simulate --session G`: deals ÷ G sessions of G deals each, banker succession of 飛庄."""
-    from ..output.session_report import format_session, write_session_results
-    from ..sim.session import run_session
+    from ..experiments.backends import note_command, run_analysis
+    from ..experiments.experiment import command_experiment, strategies_per_seat
+    from ..kernels.threads import set_threads
+    from ..output.session_report import format_session_tables
 
     if length < 1:
         raise TjsimError(f"--session must be at least 1 deal, got {length}")
     if deals < length:
         raise TjsimError(f"--deals ({deals}) must be at least one session of --session {length} deals")
-    res = run_session(rules, names, seed, sessions=deals // length, length=length, method=method,
-                      shuffle=shuffle, from_=from_, threads=threads)
+    sessions = deals // length
+    exp = command_experiment("simulate --session", "sessions", rules, seed, sessions * length,
+                             length * SESSIONS_PER_CHUNK, {"length": length, "from": from_},
+                             strategies=strategies_per_seat([n.strip() for n in names], rules.players),
+                             method=method, shuffle=shuffle)
+    set_threads(threads)
+    tables = run_analysis(exp, out_dir, resume=resume)
     if out_dir:
-        write_session_results(out_dir, res, rules, seed, method, shuffle, from_)
-    emit(format_session(res, rules.name, seed, fmt), out)
+        note_command(out_dir, "session", {
+            "rules": rules.name, "preset": rules.preset, "players": rules.players,
+            "policies": strategies_per_seat(list(names), rules.players), "sessions": sessions, "length": length,
+            "deals": sessions * length, "method": method, "shuffle": shuffle, "from": from_,
+            "settings": rules.describe()})
+    emit(format_session_tables(tables, rules.name, seed, sessions, length, fmt), out)
+
+
+SESSIONS_PER_CHUNK = 1 << 14  # sessions per chunk: one kernel batch of sim/session.py

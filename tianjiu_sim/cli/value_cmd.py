@@ -30,7 +30,7 @@ SHOWN_COLUMNS = ["setting", "method", "component", "holders", "share", "mean_wit
 @format_options
 def value(features: tuple[str, ...], policy: str, policies_text: str | None, deals: int, bonus: tuple[str, ...],
           streak: int, rules_spec: str, players: int | None, seed: int, method: str, shuffle: str,
-          threads: int | None, out_dir: str | None, fmt: str, out: str | None) -> None:
+          threads: int | None, out_dir: str | None, resume: bool, fmt: str, out: str | None) -> None:
     """What holding a feature is worth to its holder, in 戙 per deal, measured two ways:
 
     \b
@@ -67,36 +67,38 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
         from ..output.results import require_parquet  # noqa: PLC0415
 
         require_parquet()
-    summary, chunks, config = measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak,
-                                             threads, bonus)
-    if out_dir:
-        from ..output.results import write_results
-        from ..output.frames import display_frame  # noqa: PLC0415
-
-        write_results(out_dir, "value", config, seed, {"value_chunks": chunks, "value_summary": display_frame(summary)})
+    summary, config = measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak, threads,
+                                     bonus, out_dir, resume)
     emit_values(summary, config, seed, fmt, out)
 
 
-def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak, threads, bonus_specs=()):
-    """Run every feature; returns (summary, tidy chunk table, config) with a `feature` column in both."""
-    import pandas as pd  # noqa: PLC0415
+def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak, threads, bonus_specs=(),
+                   out_dir=None, resume=False):
+    """Run every feature through the experiment driver (measure `value`); returns (summary, config)."""
+    from ..experiments.analyses import value_cluster  # noqa: PLC0415
+    from ..experiments.backends import note_command, run_analysis  # noqa: PLC0415
+    from ..experiments.experiment import command_experiment  # noqa: PLC0415
+    from ..kernels.threads import set_threads  # noqa: PLC0415
 
-    from ..sim.value import run_value, value_summary  # noqa: PLC0415
-
-    summaries, chunks = [], []
-    pairs = {}
-    for f in feats:
-        run = run_value(rules, f, names, seed, deals, sweep, method, shuffle, streak, threads)
-        summaries.append(value_summary(run.chunks, f.name, rules.name))
-        c = run.chunks.copy()
-        c.insert(0, "feature", f.name)
-        chunks.append(c)
-        pairs[f.name] = run.pairs
+    set_threads(threads)
+    cluster = value_cluster(deals)
+    exp = command_experiment("value", "value", rules, seed, deals, cluster * max(1, VALUE_CHUNK // cluster),
+                             {"features": [f.name for f in feats], "bonus": list(sweep), "streak": streak},
+                             strategies=list(names), method=method, shuffle=shuffle)
+    tables = run_analysis(exp, out_dir, resume=resume)
+    summary = tables["value_summary"].drop(columns="cell")
+    cf = summary[(summary["method"] == "counterfactual") & (summary["component"] == "total")]
+    pairs = {f: int(g["holders"].iloc[0]) for f, g in cf.groupby("feature", sort=False)}
     config = {"rules": rules.name, "preset": rules.preset, "players": rules.players,
               "features": [f.name for f in feats], "policies": names, "deals": deals, "method": method,
               "shuffle": shuffle, "streak": streak, "bonus": list(bonus_specs), "counterfactual_pairs": pairs,
               "settings": rules.describe()}
-    return pd.concat(summaries, ignore_index=True), pd.concat(chunks, ignore_index=True), config
+    if out_dir:
+        note_command(out_dir, "value", config)
+    return summary, config
+
+
+VALUE_CHUNK = 20_000  # deals per chunk of a results folder (a multiple of the interval's cluster)
 
 
 def emit_values(summary, config: dict, seed: int, fmt: str, out: str | None) -> None:

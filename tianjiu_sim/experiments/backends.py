@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable, Iterator
 
 from .._numba_cache import notice_when_numba_loads
-from .chunks import now_iso, ResultsFolder, summarize_sessions
+from .chunks import combine_chunks, now_iso, python_command, ResultsFolder, summarize_sessions
 from ..errors import TjsimError
 from .experiment import Experiment
 from .measures import MEASURES
@@ -119,8 +119,18 @@ def _progress(total: int, initial: int, enabled: bool):
 
 def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers: int = 1,
                    scheduler: str | None = None, resume: bool = False, progress: bool = False,
-                   report: bool = True) -> dict[str, Any]:
-    """Run (or finish) an experiment into results folder `out`; returns the final manifest."""
+                   report: bool = True, precomputed: dict | None = None) -> dict[str, Any]:
+    """Run (or finish) an experiment into results folder `out`; returns the final manifest.
+
+    `precomputed` maps (cell, k, start, stop) to chunk tables already computed in this
+    process (`run_in_memory`): they are stored as they are instead of being run again.
+    """
+    return _run_into(exp, out, backend, workers, scheduler, resume, progress, report, precomputed)[0]
+
+
+def _run_into(exp: Experiment, out: str, backend: str, workers: int, scheduler: str | None, resume: bool,
+              progress: bool, report: bool, precomputed: dict | None) -> tuple[dict[str, Any], dict]:
+    """run_experiment's work: (final manifest, combined tables)."""
     if backend not in BACKENDS:
         raise TjsimError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
     if workers < 1:
@@ -133,6 +143,10 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
     manifest = folder.prepare(exp, resume)
     folder.clean_temporaries()
     done = folder.done_chunks(exp)
+    for cell, k, start, stop in exp.chunks():
+        if (cell, k) not in done and (cell, k, start, stop) in (precomputed or {}):
+            folder.write_chunk(cell, k, start, stop, precomputed[cell, k, start, stop])
+            done.add((cell, k))
     chunks = exp.chunks()
     tasks = [t for t in tasks_iter(exp) if (t["cell"]["cell"], t["k"]) not in done]
 
@@ -180,7 +194,48 @@ def run_experiment(exp: Experiment, out: str, *, backend: str = "local", workers
 
         manifest["outputs"] = outputs + write_report(folder.path, manifest, tables)
         folder.write_manifest(manifest)
-    return manifest
+    return manifest, tables
+
+
+def run_in_memory(exp: Experiment, cache: dict | None = None, progress: bool | None = None) -> dict:
+    """Run every chunk of an experiment in this process and combine them: no results folder.
+
+    `cache` (cell, k, start, stop) → tables is read and filled, so a run that grows (`compare
+    --until-stderr`) plays each chunk once. progress None: a bar on a terminal only.
+    """
+    cache = {} if cache is None else cache
+    chunks = exp.chunks()
+    todo = [t for t in tasks_iter(exp) if (t["cell"]["cell"], t["k"], t["start"], t["stop"]) not in cache]
+    bar = _progress(len(chunks), len(chunks) - len(todo), progress if progress is not None else
+                    (len(todo) > 1 and sys.stderr.isatty()))
+    try:
+        for task in todo:
+            cell, k, start, stop, tables, _ = run_task(task)
+            cache[cell, k, start, stop] = tables
+            bar.update(1)
+    finally:
+        bar.close()
+    return combine_chunks(exp, ((c, cache[c, k, a, b]) for c, k, a, b in chunks))
+
+
+def run_analysis(exp: Experiment, out: str | None = None, *, resume: bool = False,
+                 cache: dict | None = None) -> dict:
+    """A command's one-cell experiment: into results folder `out` (chunks, --resume, manifest), else in
+    memory; returns the combined tables either way (the same numbers)."""
+    if out is None:
+        if resume:
+            raise TjsimError("--resume needs --out-dir DIR: the results folder to finish")
+        return run_in_memory(exp, cache)
+    return _run_into(exp, out, "local", 1, None, resume, sys.stderr.isatty(), False, cache)[1]
+
+
+def note_command(out: str, kind: str, config: dict[str, Any]) -> None:
+    """Record in a command's results folder what the command was run with (`kind`, `command`):
+    what `tjsim report` shows for it."""
+    folder = ResultsFolder(out)
+    manifest = folder.read_manifest()
+    manifest.update(kind=kind, command=config, invoked=python_command())
+    folder.write_manifest(manifest)
 
 
 def tasks_iter(exp: Experiment) -> Iterator[dict[str, Any]]:

@@ -198,25 +198,13 @@ class ResultsFolder:
     # --- combine --------------------------------------------------------------------------
     def combine(self, exp: Experiment) -> dict[str, pd.DataFrame]:
         """Add every chunk's tables in chunk order; then the measure's estimates and intervals."""
-        measure = MEASURES[exp.measure]
-        parts: dict[str, list[pd.DataFrame]] = {}
-        for cell, k, start, stop in exp.chunks():
-            tables = self.read_chunk(cell, k, start, stop)
-            if tables is None:
-                raise TjsimError(f"'{self.path}': chunk {k} of cell {cell} is missing; run again with --resume")
-            for name, df in tables.items():
-                parts.setdefault(name, []).append(df.assign(cell=cell))
-        cells = pd.DataFrame([_cell_columns(c) for c in exp.cells])
-        out = {}
-        for name, dfs in parts.items():
-            df = pd.concat(dfs, ignore_index=True)
-            keys = ["cell", *measure.keys[name]]
-            # first-appearance order: measures emit every key in every chunk, so this is
-            # the measure's own row order whatever the chunk size
-            summed = df.groupby(keys, sort=False, dropna=False).sum().reset_index()
-            table = cells.merge(summed, on="cell", how="right")
-            out[name] = measure.finalize(name, table)
-        return out
+        def stored():
+            for cell, k, start, stop in exp.chunks():
+                tables = self.read_chunk(cell, k, start, stop)
+                if tables is None:
+                    raise TjsimError(f"'{self.path}': chunk {k} of cell {cell} is missing; run again with --resume")
+                yield cell, tables
+        return combine_chunks(exp, stored())
 
     def write_tables(self, tables: dict[str, pd.DataFrame]) -> list[str]:
         """Write each combined table as CSV (and Parquet when pyarrow is installed)."""
@@ -235,6 +223,26 @@ class ResultsFolder:
             atomic_write_bytes(self.path / f"{name}.parquet", buf.getvalue())
             written.append(f"{name}.parquet")
         return written
+
+
+def combine_chunks(exp: Experiment, chunks: Iterable[tuple[int, dict[str, pd.DataFrame]]]) -> dict[str, pd.DataFrame]:
+    """(cell, tables) of every chunk in chunk order → the measure's combined, finalized tables."""
+    measure = MEASURES[exp.measure]
+    parts: dict[str, list[pd.DataFrame]] = {}
+    for cell, tables in chunks:
+        for name, df in tables.items():
+            parts.setdefault(name, []).append(df.assign(cell=cell))
+    cells = pd.DataFrame([_cell_columns(c) for c in exp.cells])
+    out = {}
+    for name, dfs in parts.items():
+        df = pd.concat(dfs, ignore_index=True)
+        keys = ["cell", *measure.keys[name]]
+        # first-appearance order: measures emit every key in every chunk, so this is
+        # the measure's own row order whatever the chunk size
+        summed = df.groupby(keys, sort=False, dropna=False).sum().reset_index()
+        table = cells.merge(summed, on="cell", how="right")
+        out[name] = measure.finalize(name, table)
+    return measure.summarize(out, exp.options) if measure.summarize else out
 
 
 def _cell_columns(cell: dict[str, Any]) -> dict[str, Any]:

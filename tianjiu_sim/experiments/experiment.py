@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TjsimError
-from ..game.rules import PRESETS, PRESET_NAMES, SETTING_KEYS, _check_type, _resolve, load_rules_file
+from ..game.rules import RuleSet, PRESETS, PRESET_NAMES, SETTING_KEYS, _check_type, _resolve, load_rules_file
 from .cells import cell_rules, cell_seed, is_strategy, known_strategies
+from . import analyses  # noqa: F401  (registers the compare, value and sessions measures)
 from .measures import MEASURES
 
 __all__ = ["Experiment", "cell_label", "cell_rules", "cell_seed", "config_fingerprint", "known_strategies",
@@ -448,3 +449,23 @@ def load_experiment(path: str | Path) -> Experiment:
         raise TjsimError(problems[0] + more)
     assert exp is not None
     return exp
+
+
+def command_experiment(command: str, measure: str, rules: RuleSet, seed: int, deals: int, chunk: int,
+                       options: dict[str, Any], strategies: list[str] | None = None, method: str = "rounds",
+                       shuffle: str = "perfect") -> Experiment:
+    """The one-cell experiment a command runs; its cell seed is the command's `--seed` itself, so
+    the numbers are those of the command (docs/CONTRACTS.md), with or without a results folder."""
+    settings = rules.describe()
+    settings["allowed_players"] = list(settings["allowed_players"])
+    cell = {"cell": 0, "rules": rules.name, "players": rules.players, "method": method, "shuffle": shuffle,
+            "strategies": strategies, "overrides": {}, "deals": int(deals), "seed": int(seed),
+            "rule_settings": settings}
+    return Experiment(name=command, source=command, measure=measure, seed=int(seed), chunk_size=int(chunk),
+                      options=options, grid={"rules": [rules.name], "deals": [int(deals)]}, cells=[cell],
+                      description=f"tjsim {command}")
+
+
+def strategies_per_seat(names: list[str], players: int) -> list[str]:
+    """One name per seat (a single name plays every seat)."""
+    return list(names) * players if len(names) == 1 else list(names)

@@ -9,6 +9,7 @@ A measure is registered by name with `register` and provides
   emits every key (zeros included), so combined tables keep the measure's row order.
 - `finalize(table, df) -> DataFrame`: estimates and 95% intervals (stats.py) from the sums.
 - `axes`: the grid axes it uses; `check_options` / `check_cell` for validation.
+- `summarize(tables, options)` (optional): tables derived from all finalized tables at once.
 
 Deal `d` of a cell always draws from `seed_stream(st, cell_seed, STREAM_*, d)`
 (docs/CONTRACTS.md), whichever chunk, process or machine computes it.
@@ -28,7 +29,7 @@ from numba import njit
 
 from ..errors import TjsimError
 from ..kernels.dealing import check_method, deal_for_banker, make_plan
-from ..kernels.layout import STREAM_DEAL
+from ..kernels.layout import BONUS_TYPES, STREAM_DEAL
 from ..kernels.rng import seed_stream
 from ..game.tiles import (BB_FOLK_SUIT, BB_HEAVEN, BB_LAO, BB_MILITARY_PAIRS, BB_QUARTETS, BB_SUPREME, KIND_BITS,
                           N_CIVIL_KINDS, kind_mask)
@@ -51,6 +52,9 @@ class Measure:
     description: str = ""
     check_options: Callable[[dict], list[tuple[str, str]]] = field(default=lambda o: [])
     check_cell: Callable[[dict, dict], list[str]] = field(default=lambda c, o: [])
+    # (finalized tables, options) → the tables to write: adds what needs every chunk at once
+    # (a command's summary table); None keeps the finalized tables as they are
+    summarize: Callable[[dict[str, pd.DataFrame], dict], dict[str, pd.DataFrame]] | None = None
 
 
 MEASURES: dict[str, Measure] = {}
@@ -247,9 +251,10 @@ register(Measure(
 # Engine measures: payments per seat, duplicate strategy ladder, bonus value
 # ---------------------------------------------------------------------------
 
-def _run_deals(cell: dict, policies: list[str], cell_seed: int, start: int, stop: int):
-    return run_deals(cell_rules(cell), policies, cell_seed, stop - start, start=start,
-                     method=_method(cell), shuffle=cell.get("shuffle") or "perfect")
+def _run_deals(cell: dict, policies: list[str], cell_seed: int, start: int, stop: int, banker: int = 0,
+               streak: int = 1):
+    return run_deals(cell_rules(cell), policies, cell_seed, stop - start, start=start, banker=banker,
+                     streak=streak, method=_method(cell), shuffle=cell.get("shuffle") or "perfect")
 
 
 def _moments(x: np.ndarray) -> tuple[int, int]:
@@ -277,23 +282,42 @@ def _check_strategies_known(cell: dict, options: dict) -> list[str]:
     return out
 
 
+
+
 def payments_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
-    """Per seat: sums of payments and 戙, closes and deals, with the cell's strategies."""
-    res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop)
+    """Per seat: sums of payments and 戙, closes, 空戙 / 入 / fold counts and bonus tallies (`tjsim simulate`)."""
+    opts = cell.get("options", {})
+    res = _run_deals(cell, list(cell["strategies"]), cell_seed, start, stop, opts.get("banker", 0),
+                     opts.get("streak", 1))
+    baseline = cell["rule_settings"]["baseline"]
+    pay = res.payments.astype(np.int64)
+    dong = res.dong.astype(np.int64)
+    played = (res.closer >= 0)[:, None] & ~res.folded
     rows = []
     for s, policy in enumerate(cell["strategies"]):
-        ps, pq = _moments(res.payments[:, s])
-        rows.append({"seat": s, "policy": policy, "n": stop - start, "pay_sum": ps, "pay_sumsq": pq,
-                     "closes": int((res.closer == s).sum()), "dong_sum": int(res.dong[:, s].astype(np.int64).sum()),
-                     "folds": int(res.folded[:, s].sum())})
+        ps, pq = _moments(pay[:, s])
+        row = {"seat": s, "policy": policy, "n": stop - start, "pay_sum": ps, "pay_sumsq": pq,
+               "closes": int((res.closer == s).sum()), "dong_sum": int(dong[:, s].sum()),
+               "folds": int(res.folded[:, s].sum()), "empty": int((played[:, s] & (dong[:, s] == 0)).sum()),
+               "into": int((played[:, s] & (dong[:, s] > baseline) & (res.closer != s)).sum())}
+        for t, key in enumerate(BONUS_TYPES):
+            row[f"{key}_hits"] = int((res.bonus[:, s, t] > 0).sum())
+            row[f"{key}_sum"] = int(res.bonus[:, s, t].astype(np.int64).sum())
+        rows.append(row)
     return {"payments": pd.DataFrame(rows)}
 
 
 def payments_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
-    """mean payment (戙) with its interval, closer rate, mean 戙 per seat."""
+    """mean payment (戙) with its interval, closer rate, mean 戙, 空戙 / 入 / fold rates, bonus rates and means."""
     df = _mean_columns(df.copy(), "mean_payment", "pay_sum", "pay_sumsq", "n")
     df["closer_rate"] = df["closes"] / df["n"]
     df["mean_dong"] = df["dong_sum"] / df["n"]
+    df["empty_rate"] = df["empty"] / df["n"]
+    df["in_rate"] = df["into"] / df["n"]
+    df["fold_rate"] = df["folds"] / df["n"]
+    for key in BONUS_TYPES:
+        df[f"{key}_rate"] = df[f"{key}_hits"] / df["n"]
+        df[f"{key}_mean"] = df[f"{key}_sum"] / df["n"]
     return df
 
 
@@ -303,8 +327,8 @@ register(Measure(
     finalize=payments_finalize,
     keys={"payments": ["seat", "policy"]},
     axes=("rules", "players", "method", "shuffle", "strategies"),
-    description="mean payment per seat (戙) for the strategies of each cell (like tjsim simulate)",
-    check_options=lambda o: _options_known(o, {}),
+    description="per seat: mean payment (戙), closer, 空戙, 入 and fold rates, bonuses (what tjsim simulate shows)",
+    check_options=lambda o: _options_known(o, {"banker": int, "streak": int}),
     check_cell=_check_strategies_known,
 ))
 

@@ -164,9 +164,16 @@ def run_compare(rules: RuleSet, policies: Sequence[str], seed: int, deals: int, 
             return data, "stderr"
         if played >= max_deals:
             return data, "cap"
-        # se ∝ 1/√n: aim 10% past the projected need, at least 1,000 more, at most doubling
-        need = played * (se / until_stderr) ** 2 * 1.1
-        target = int(min(max_deals, max(played + 1000, min(2 * played, math.ceil(need / 1000) * 1000))))
+        target = next_target(played, se, until_stderr, max_deals)
+
+
+def next_target(played: int, se: float, until_stderr: float, max_deals: int) -> int:
+    """Deals to have played after the next batch of `--until-stderr` (a multiple of 1,000 or the cap).
+
+    se ∝ 1/√n: aim 10% past the projected need, at least 1,000 more, at most doubling.
+    """
+    need = played * (se / until_stderr) ** 2 * 1.1
+    return int(min(max_deals, max(played + 1000, min(2 * played, math.ceil(need / 1000) * 1000))))
 
 
 def compare_tables(data: CompareData, chunk: int | None = None) -> dict[str, pd.DataFrame]:

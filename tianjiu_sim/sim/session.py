@@ -87,8 +87,12 @@ class SessionResults:
 
 def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: int, length: int,
                 method: str = ROUNDS, shuffle: str = "perfect", from_: str = "box",
-                threads: int | None = None) -> SessionResults:
-    """Play `sessions` independent sessions of `length` deals with the banker succession of 飛庄."""
+                threads: int | None = None, first: int = 0) -> SessionResults:
+    """Play `sessions` independent sessions of `length` deals with the banker succession of 飛庄.
+
+    They are sessions first…first+sessions−1 of the run: deal g of session k is deal index
+    k·length + g, so a run played in pieces gives the same sessions as in one go.
+    """
     from ..errors import TjsimError  # noqa: PLC0415
 
     if length < 1:
@@ -112,7 +116,7 @@ def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: in
         streak = np.ones(len(k), np.int64)
         orders = np.tile(np.arange(32, dtype=np.int64), (len(k), 1)) if played else None
         for g in range(length):
-            r = play_rows(rules, pol, seed, len(k), deal_index=k * length + g, banker=banker, streak=streak,
+            r = play_rows(rules, pol, seed, len(k), deal_index=(first + k) * length + g, banker=banker, streak=streak,
                           plan=plan, orders=orders, record=played, threads=threads)
             closer = r.closer.astype(np.int64)
             out.banker[k, g] = banker
@@ -128,38 +132,64 @@ def run_session(rules: RuleSet, policies: Sequence[str], seed: int, sessions: in
     return out
 
 
-def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
-    """Tidy summaries: `session_seats` (per seat), `session_streaks` (streak and reign lengths), `session_totals`."""
+def session_counts(res: SessionResults, first: int = 0) -> dict[str, pd.DataFrame]:
+    """Integer tallies of sessions first…: `session_totals` (per session and seat), `session_deals`
+    (deals as banker, closes per seat) and `session_streak_counts` — what `session_summary` needs."""
     import pandas as pd
 
     S, G, P = res.payments.shape
-    totals = res.payments.sum(axis=1).astype(np.float64)  # [S, P]
-    seats = []
-    for s in range(P):
-        t = totals[:, s]
-        m, se, lo, hi = mean_ci_of(t / G)
-        sd = float(t.std(ddof=1)) if S > 1 else math.nan
-        q = np.quantile(t, [0.05, 0.5, 0.95])
-        seats.append({"seat": s, "policy": res.policies[s], "sessions": S, "deals_per_session": G,
-                      "mean_per_deal": m, "se": se, "ci_low": lo, "ci_high": hi,
-                      "session_mean": float(t.mean()), "session_sd": sd, "session_var": sd * sd,
-                      "session_q05": float(q[0]), "session_median": float(q[1]), "session_q95": float(q[2]),
-                      "session_min": float(t.min()), "session_max": float(t.max()),
-                      "banker_share": float((res.banker == s).mean()),
-                      "closer_rate": float((res.closer == s).mean())})
+    totals = res.payments.sum(axis=1).astype(np.int64)  # [S, P]
+    deals = pd.DataFrame({"seat": np.arange(P), "policy": res.policies,
+                          "banker_deals": [int((res.banker == s).sum()) for s in range(P)],
+                          "closes": [int((res.closer == s).sum()) for s in range(P)]})
     streak_vals, streak_counts = np.unique(res.streak, return_counts=True)
-    rows = [{"measure": "deals_at_streak", "value": int(v), "count": int(c), "share": c / (S * G)}
-            for v, c in zip(streak_vals, streak_counts)]
+    rows = [{"measure": "deals_at_streak", "value": int(v), "count": int(c)} for v, c in zip(streak_vals, streak_counts)]
     # a reign ends where the next deal starts at streak 1 or the session ends (then it is cut short)
     ends = np.zeros((S, G), dtype=bool)
     ends[:, :-1] = res.streak[:, 1:] == 1
     ends[:, -1] = True
-    lengths = res.streak[ends]
-    lv, lc = np.unique(lengths, return_counts=True)
-    rows += [{"measure": "reign_length", "value": int(v), "count": int(c), "share": c / len(lengths)}
-             for v, c in zip(lv, lc)]
-    tot = pd.DataFrame({"session": np.repeat(np.arange(S), P), "seat": np.tile(np.arange(P), S),
-                        "policy": np.tile(np.array(res.policies), S), "total": totals.ravel().astype(np.int64)})
-    return {"session_seats": pd.DataFrame(seats), "session_streaks": pd.DataFrame(rows), "session_totals": tot}
+    lv, lc = np.unique(res.streak[ends], return_counts=True)
+    rows += [{"measure": "reign_length", "value": int(v), "count": int(c)} for v, c in zip(lv, lc)]
+    tot = pd.DataFrame({"session": np.repeat(np.arange(first, first + S), P), "seat": np.tile(np.arange(P), S),
+                        "policy": np.tile(np.array(res.policies), S), "total": totals.ravel()})
+    return {"session_totals": tot, "session_deals": deals,
+            "session_streak_counts": pd.DataFrame(rows, columns=["measure", "value", "count"])}
 
 
+def session_summary(totals: pd.DataFrame, deals: pd.DataFrame, streaks: pd.DataFrame,
+                    length: int) -> dict[str, pd.DataFrame]:
+    """`session_seats` (per seat) and `session_streaks` (streak and reign lengths) from `session_counts`
+    tables of every session (added up over pieces; totals in session order)."""
+    import pandas as pd
+
+    P = int(deals.shape[0])
+    G = int(length)
+    t_all = totals.sort_values(["session", "seat"], kind="stable")["total"].to_numpy(np.float64).reshape(-1, P)
+    S = t_all.shape[0]
+    seats = []
+    for s in range(P):
+        t = t_all[:, s]
+        m, se, lo, hi = mean_ci_of(t / G)
+        sd = float(t.std(ddof=1)) if S > 1 else math.nan
+        q = np.quantile(t, [0.05, 0.5, 0.95])
+        row = deals.iloc[s]
+        seats.append({"seat": s, "policy": row["policy"], "sessions": S, "deals_per_session": G,
+                      "mean_per_deal": m, "se": se, "ci_low": lo, "ci_high": hi,
+                      "session_mean": float(t.mean()), "session_sd": sd, "session_var": sd * sd,
+                      "session_q05": float(q[0]), "session_median": float(q[1]), "session_q95": float(q[2]),
+                      "session_min": float(t.min()), "session_max": float(t.max()),
+                      "banker_share": float(row["banker_deals"]) / (S * G),
+                      "closer_rate": float(row["closes"]) / (S * G)})
+    rows = []
+    for measure in ("deals_at_streak", "reign_length"):
+        g = streaks[streaks["measure"] == measure].groupby("value", sort=True)["count"].sum()
+        total = int(g.sum())
+        rows += [{"measure": measure, "value": int(v), "count": int(c), "share": c / total} for v, c in g.items()]
+    return {"session_seats": pd.DataFrame(seats), "session_streaks": pd.DataFrame(rows)}
+
+
+def session_tables(res: SessionResults) -> dict[str, pd.DataFrame]:
+    """Tidy summaries: `session_seats` (per seat), `session_streaks` (streak and reign lengths), `session_totals`."""
+    c = session_counts(res)
+    return {**session_summary(c["session_totals"], c["session_deals"], c["session_streak_counts"], res.length),
+            "session_totals": c["session_totals"]}

@@ -228,15 +228,22 @@ class ValueRun:
 
 def run_value(rules: RuleSet, feature: Feature, policies: Sequence[str], seed: int, deals: int,
               bonus: Sequence[dict[str, int]] = ({},), method: str = ROUNDS, shuffle: str = "perfect",
-              streak: int = 1, threads: int | None = None, chunk: int | None = None) -> ValueRun:
-    """Measure the feature's value on deals 0…deals−1 for every bonus setting (the same deals for all)."""
+              streak: int = 1, threads: int | None = None, chunk: int | None = None, start: int = 0,
+              stop: int | None = None) -> ValueRun:
+    """Measure the feature's value on deals 0…deals−1 for every bonus setting (the same deals for all).
+
+    With `start` / `stop` only deals start…stop−1 of those are played (one piece of the run,
+    e.g. an experiment chunk); every deal's numbers depend only on its index, so the pieces'
+    rows are exactly the whole run's rows of those clusters (`chunk` deals each).
+    """
     players = rules.players
-    idx = np.arange(deals, dtype=np.int64)
+    stop = deals if stop is None else stop
+    idx = np.arange(start, stop, dtype=np.int64)
     hands = dealt_hands(rules, seed, idx, method, shuffle, threads=threads)
     has, ftiles, excl = holdings(feature, hands)
     d_i, s_i = np.nonzero(has)
     chunk = chunk or chunk_size(deals)
-    cid = chunk_ids(0, deals, chunk)
+    cid = chunk_ids(start, stop - start, chunk)
     if feature.kind == "seat":
         cf_hands, ok = hands[d_i], np.ones(len(d_i), dtype=bool)
         cf_banker = np.zeros(len(d_i), dtype=np.int64)
