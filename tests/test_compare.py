@@ -118,7 +118,10 @@ def test_out_dir_results_folder_and_plots(tmp_path):
                   "--out-dir", str(folder), "--format", "json")
     assert res.code == 0, res.err
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["kind"] == "compare" and manifest["seed"] == 3 and manifest["config"]["deals"] == 600
+    assert manifest["kind"] == "compare" and manifest["seed"] == 3 and manifest["command"]["deals"] == 600
+    # the one results-folder format: the experiment driver's (chunks, fingerprint, status)
+    assert manifest["tjsim_results"] == 1 and manifest["status"] == "complete" and manifest["config"]["measure"] == "compare"
+    assert list((folder / "chunks").rglob("k*.json"))
     for name in ("compare_chunks.csv", "compare_distribution.csv", "compare_summary.csv"):
         assert (folder / name).is_file()
     sections = strategy_sections(tmp_path)

@@ -72,10 +72,13 @@ def test_bad_session_length():
 
 
 def test_session_results_folder_and_plot(tmp_path):
-    from tianjiu_sim.output.session_report import write_session_results
+    from click.testing import CliRunner
+
+    from tianjiu_sim.cli import main
     from tianjiu_sim.output.strategy_plots import strategy_sections
 
-    r = run_session(preset("folk"), ["heuristic"], 2, 50, 6)
-    write_session_results(tmp_path / "s", r, preset("folk"), 2)
+    res = CliRunner().invoke(main, ["simulate", "--rules", "folk", "--policy", "heuristic", "--seed", "2",
+                                    "--session", "6", "--deals", "300", "--out-dir", str(tmp_path / "s")])
+    assert res.exit_code == 0, res.output
     (section,) = strategy_sections(tmp_path)
     assert "s/session_risk.png" in section and (tmp_path / "s" / "session_risk.png").stat().st_size > 5000

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from ..errors import TjsimError
-from ..output.results import atomic_write_bytes, atomic_write_text
+from ..output.results import atomic_write_bytes, atomic_write_text, read_results  # noqa: F401  (re-exported)
 from .experiment import Experiment, cell_label, strategies_label
 from .measures import MEASURES
 
@@ -262,26 +262,6 @@ def _cell_columns(cell: dict[str, Any]) -> dict[str, Any]:
 def _config_diff(old: dict[str, Any], new: dict[str, Any]) -> str:
     keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
     return ", ".join(keys) or "format"
-
-
-def read_results(path: str | Path) -> tuple[dict[str, Any], dict[str, pd.DataFrame]]:
-    """A finished results folder's manifest and combined tables (for `tjsim report`)."""
-    folder = ResultsFolder(path)
-    if not folder.path.is_dir():
-        raise TjsimError(f"'{folder.path}' is not a results folder (no such directory)")
-    manifest = folder.read_manifest()
-    tables = {}
-    for name in manifest.get("tables", []):
-        p = folder.path / f"{name}.csv"
-        if not p.exists():
-            raise TjsimError(f"'{folder.path}': {name}.csv is missing; the run has not finished "
-                             f"(finish it with 'tjsim experiment run ... --resume')")
-        tables[name] = pd.read_csv(p)
-    if manifest.get("status") != "complete" or not tables:
-        raise TjsimError(f"'{folder.path}': the experiment has not finished "
-                         f"(finish it with 'tjsim experiment run {manifest.get('source', 'FILE')} "
-                         f"--out {folder.path} --resume')")
-    return manifest, tables
 
 
 def cell_labels(exp: Experiment) -> list[str]:

@@ -237,6 +237,7 @@ def write_report(folder: str | Path, manifest: dict, tables: dict[str, pd.DataFr
               f"in {manifest['chunks_total']} chunks of ≤ {cfg['chunk_size']:,}",
               "- grid: " + "; ".join(f"{k} = {v}" for k, v in cfg["grid"].items()),
               f"- config fingerprint: `{manifest['fingerprint'][:16]}`",
+              f"- reproduce: `{manifest['invoked']}`" if manifest.get("invoked") else
               f"- reproduce: `tjsim experiment run {manifest.get('source', 'FILE.toml')} --out DIR`"]
     if cfg.get("options"):
         lines += [f"- options: {cfg['options']}"]

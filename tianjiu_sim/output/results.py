@@ -60,33 +60,44 @@ def write_frame(df: pd.DataFrame, path: str | Path, digits: int | None = DIGITS)
         atomic_write_bytes(path, text.encode("utf-8-sig"))
 
 
-def write_results(folder: str | Path, kind: str, config: dict, seed: int,
-                  tables: dict[str, pd.DataFrame], extra: dict | None = None) -> list[str]:
-    """Write a results folder: one tidy CSV per table (full precision) and manifest.json last."""
-    folder = Path(folder)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise TjsimError(f"cannot create results folder {folder}: {e.strerror}") from None
-    written = []
-    for name, df in tables.items():
-        # raw sums keep every digit: they are data to be grouped, not numbers to read
-        write_frame(df, folder / f"{name}.csv", digits=None)
-        written.append(f"{name}.csv")
-    manifest = {"kind": kind, "seed": int(seed), "config": config, "tables": written, **(extra or {})}
-    atomic_write_text(folder / "manifest.json", json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
-    return written + ["manifest.json"]
-
-
 def read_results(folder: str | Path) -> tuple[dict, dict[str, pd.DataFrame]]:
-    """(manifest, tables) of a results folder written by `write_results`."""
+    """(manifest, tables) of a finished results folder: an experiment's or a command's `--out-dir`.
+
+    Also reads the folders commands wrote before they ran through the experiment driver (a
+    manifest with `kind` and `tables` as file names; results/supreme_value_strong is one).
+    Empty cells of text columns read as "" (an empty label, e.g. no second strategy), not NaN.
+    """
     folder = Path(folder)
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    tables = {Path(name).stem: pd.read_csv(folder / name, encoding="utf-8-sig", keep_default_na=False,
-                                           na_values=[""])
-              for name in manifest.get("tables", [])}
-    for df in tables.values():
+    if not folder.is_dir():
+        raise TjsimError(f"'{folder}' is not a results folder (no such directory)")
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TjsimError(f"'{folder}' is not a results folder (no manifest.json); make one with "
+                         f"'tjsim experiment run FILE.toml --out {folder}' or a command's --out-dir") from None
+    except (OSError, ValueError) as e:
+        raise TjsimError(f"'{folder}': unreadable manifest.json: {e}") from None
+    if not isinstance(manifest, dict) or "config" not in manifest:
+        raise TjsimError(f"'{folder}' is not a tjsim results folder (manifest.json has no config)")
+    how = (f"'tjsim experiment run {manifest.get('source', 'FILE')} --out {folder} --resume'"
+           if "command" not in manifest and "tjsim_results" in manifest else "the same command with --resume")
+    if "tjsim_results" in manifest and manifest.get("status") != "complete":
+        raise TjsimError(f"'{folder}': the run has not finished (finish it with {how})")
+    tables = {}
+    for name in manifest.get("tables", []):
+        path = folder / (name if name.endswith(".csv") else f"{name}.csv")
+        if not path.exists():
+            raise TjsimError(f"'{folder}': {path.name} is missing; the run has not finished (finish it with {how})")
+        df = pd.read_csv(path, encoding="utf-8-sig", keep_default_na=False, na_values=[""])
         for c in df.columns:
             if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
-                df[c] = df[c].fillna("")  # an empty label (e.g. no second strategy) is text, not missing
+                df[c] = df[c].fillna("")
+        tables[Path(name).stem] = df
+    if not tables:
+        raise TjsimError(f"'{folder}': the run has not finished (finish it with {how})")
     return manifest, tables
+
+
+def command_config(manifest: dict) -> dict:
+    """What a command's results folder was made with: `rules`, `policies`, `deals`, … (flat)."""
+    return manifest.get("command") or manifest["config"]

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .figures import UNIT, ci_errors as _ci_errors, finish as _finish, plot_text as _t, pyplot as _plt
+from .results import command_config, read_results
 
 COMPONENT_NAMES = {"total": "total", "tricks_close": "tricks & close", "bonus": "all bonuses",
                    "bonus_supreme": "賀尊", "bonus_supreme_close": "包尊", "bonus_quartet": "四大賀"}
@@ -178,7 +179,7 @@ def _md(df: pd.DataFrame, digits: int = 4) -> str:
 
 
 def _info(manifest: dict) -> dict:
-    cfg = manifest.get("config", {})
+    cfg = command_config(manifest)
     return {"rules": cfg.get("rules"), "policies": cfg.get("policies", []), "deals": cfg.get("deals", 0),
             "seed": manifest.get("seed")}
 
@@ -187,20 +188,25 @@ def _rel(path: Path, base: Path) -> str:
     return path.relative_to(base).as_posix()
 
 
+def _chunk_deals(chunks: pd.DataFrame) -> pd.DataFrame:
+    """compare_chunks with `deals` = the deals of each chunk (a driver folder calls it `chunk_deals`)."""
+    if "chunk_deals" in chunks:
+        chunks = chunks.drop(columns=["deals"], errors="ignore").rename(columns={"chunk_deals": "deals"})
+    return chunks
+
+
 def compare_section(folder: Path, base: Path) -> str:
     """Markdown (with plots written into `folder`) for a `compare --out-dir` folder."""
-    from .results import read_results  # noqa: PLC0415
-
     manifest, t = read_results(folder)
     info = _info(manifest)
-    cfg = manifest["config"]
+    cfg = command_config(manifest)
     out = [f"## Strategy comparison — rules {cfg['rules']}, {', '.join(cfg['policies'])}", "",
            f"Duplicate: {cfg['deals']:,} deals, each replayed {cfg['replays']} times with the strategies "
            f"rotated through the seats; seed {manifest['seed']}; dealing {cfg['method']}/{cfg['shuffle']}.", ""]
     s = t["compare_summary"]
     for fname, fn, table in (("compare_means.png", plot_strategy_means, s),
                              ("compare_distribution.png", plot_payment_distribution, t["compare_distribution"]),
-                             ("compare_convergence.png", plot_convergence, t["compare_chunks"])):
+                             ("compare_convergence.png", plot_convergence, _chunk_deals(t["compare_chunks"]))):
         title = fn(table, folder / fname, info)
         out += [f"![{title}]({_rel(folder / fname, base)})", ""]
     strat = s[s["kind"] == "strategy"][["a", "n", "mean", "ci_low", "ci_high"]]
@@ -216,11 +222,9 @@ def compare_section(folder: Path, base: Path) -> str:
 
 def value_section(folder: Path, base: Path) -> str:
     """Markdown (with the value plot written into `folder`) for a `value --out-dir` folder."""
-    from .results import read_results  # noqa: PLC0415
-
     manifest, t = read_results(folder)
     info = _info(manifest)
-    cfg = manifest["config"]
+    cfg = command_config(manifest)
     s = t["value_summary"]
     st = cfg.get("settings", {})
     info["off"] = [c for c, on in (("bonus_supreme", st.get("supreme_bonus", 1)),
@@ -245,10 +249,8 @@ def value_section(folder: Path, base: Path) -> str:
 
 def session_section(folder: Path, base: Path) -> str:
     """Markdown (with the session-risk plot written into `folder`) for a session results folder."""
-    from .results import read_results  # noqa: PLC0415
-
     manifest, t = read_results(folder)
-    cfg = manifest["config"]
+    cfg = command_config(manifest)
     info = dict(_info(manifest), length=cfg.get("length"))
     title = plot_session_risk(t["session_totals"], folder / "session_risk.png", info)
     seats = t["session_seats"][["seat", "policy", "mean_per_deal", "ci_low", "ci_high", "session_sd",
