@@ -5,7 +5,6 @@ import json
 import math
 
 import click
-import numpy as np
 
 from ..errors import TjsimError
 from .options import emit, emit_json, format_options, players_option, rules_option

@@ -12,6 +12,8 @@ session's total for its quantiles). `summarize` then makes the summary tables th
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -165,12 +167,17 @@ def _value_options(options: dict) -> list[tuple[str, str]]:
     if not isinstance(feats, list) or not feats:
         probs.append(("features", "is required: a list of features, e.g. [\"supreme\", \"banker\"]"))
     else:
-        for f in feats:
-            try:
-                parse_feature(str(f))
-            except TjsimError as e:
-                probs.append(("features", str(e)))
+        probs += [("features", why) for why in map(_feature_problem, feats) if why]
     return probs
+
+
+def _feature_problem(name: Any) -> str | None:
+    """Why `name` is not a feature `parse_feature` accepts, or None."""
+    try:
+        parse_feature(str(name))
+    except TjsimError as e:
+        return str(e)
+    return None
 
 
 register(Measure(
