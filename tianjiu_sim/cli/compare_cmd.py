@@ -115,6 +115,7 @@ def run_compare_command(rules, names, seed, deals, method, shuffle, threads, unt
     With --until-stderr the run grows in batches (`analysis.next_target`) of 1,000-deal chunks,
     each played once; the results folder is written when it stops.
     """
+    from ..experiments.analyses import chunk_deals  # noqa: PLC0415
     from ..experiments.backends import run_analysis, run_in_memory  # noqa: PLC0415
     from ..experiments.experiment import command_experiment  # noqa: PLC0415
     from ..kernels.threads import set_threads  # noqa: PLC0415
@@ -128,7 +129,8 @@ def run_compare_command(rules, names, seed, deals, method, shuffle, threads, unt
                                   shuffle=shuffle)
 
     if until_stderr is None:
-        tables = run_analysis(experiment(deals, COMPARE_CHUNK, {"policies": names}), out_dir, resume=resume)
+        tables = run_analysis(experiment(deals, chunk_deals(names, COMPARE_CHUNK), {"policies": names}), out_dir,
+                              resume=resume)
         stopped = "deals"
     else:
         if resume:

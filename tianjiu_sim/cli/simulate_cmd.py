@@ -76,6 +76,7 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
       tjsim simulate --policy random --deals 1000 --trace first.jsonl --trace-limit 10
       tjsim simulate --rules hk --policy heuristic --session 16 --deals 160000 --seed 1
     """
+    from ..experiments.analyses import chunk_deals
     from ..experiments.backends import note_command, run_analysis
     from ..experiments.experiment import command_experiment
     from ..kernels.threads import set_threads
@@ -97,7 +98,8 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
     if from_ != "box":
         raise TjsimError("--from goes with --session G (deals in a row)")
 
-    exp = command_experiment("simulate", "payments", rules, seed, deals, CHUNK, {"banker": banker, "streak": streak},
+    exp = command_experiment("simulate", "payments", rules, seed, deals, chunk_deals(names, CHUNK),
+                             {"banker": banker, "streak": streak},
                              strategies=list(names), method=method, shuffle=shuffle)
     set_threads(threads)
     rows = seat_rows(run_analysis(exp, out_dir, resume=resume)["payments"])
@@ -134,6 +136,7 @@ def simulate(rules_spec, players, policy, policies, seed, banker, streak, deals,
 def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuffle, from_, out_dir, resume, fmt,
                        out):
     """`simulate --session G`: deals ÷ G sessions of G deals each, banker succession of 飛庄."""
+    from ..experiments.analyses import chunk_deals
     from ..experiments.backends import note_command, run_analysis
     from ..experiments.experiment import command_experiment, strategies_per_seat
     from ..kernels.threads import set_threads
@@ -144,8 +147,9 @@ def _simulate_sessions(rules, names, seed, deals, length, threads, method, shuff
     if deals < length:
         raise TjsimError(f"--deals ({deals}) must be at least one session of --session {length} deals")
     sessions = deals // length
-    exp = command_experiment("simulate --session", "sessions", rules, seed, sessions * length,
-                             length * SESSIONS_PER_CHUNK, {"length": length, "from": from_},
+    chunk = length * max(1, chunk_deals(names, length * SESSIONS_PER_CHUNK) // length)  # whole sessions
+    exp = command_experiment("simulate --session", "sessions", rules, seed, sessions * length, chunk,
+                             {"length": length, "from": from_},
                              strategies=strategies_per_seat([n.strip() for n in names], rules.players),
                              method=method, shuffle=shuffle)
     set_threads(threads)

@@ -75,14 +75,15 @@ def value(features: tuple[str, ...], policy: str, policies_text: str | None, dea
 def measure_values(rules, feats, names, seed, deals, sweep, method, shuffle, streak, threads, bonus_specs=(),
                    out_dir=None, resume=False):
     """Run every feature through the experiment driver (measure `value`); returns (summary, config)."""
-    from ..experiments.analyses import value_cluster  # noqa: PLC0415
+    from ..experiments.analyses import chunk_deals, value_cluster  # noqa: PLC0415
     from ..experiments.backends import note_command, run_analysis  # noqa: PLC0415
     from ..experiments.experiment import command_experiment  # noqa: PLC0415
     from ..kernels.threads import set_threads  # noqa: PLC0415
 
     set_threads(threads)
     cluster = value_cluster(deals)
-    exp = command_experiment("value", "value", rules, seed, deals, cluster * max(1, VALUE_CHUNK // cluster),
+    chunk = chunk_deals(names, cluster * max(1, VALUE_CHUNK // cluster))
+    exp = command_experiment("value", "value", rules, seed, deals, chunk,
                              {"features": [f.name for f in feats], "bonus": list(sweep), "streak": streak},
                              strategies=list(names), method=method, shuffle=shuffle)
     tables = run_analysis(exp, out_dir, resume=resume)

@@ -23,8 +23,19 @@ from ..sim.duplicate import rotation_table
 from ..sim.session import run_session, session_counts, session_summary
 from ..sim.value import parse_feature, run_value, value_summary
 from ..stats.tidy import chunk_size
+from ..strategies.names import SEARCH_POLICIES
 from .cells import cell_rules
 from .measures import Measure, _check_method_fits, _check_strategies_known, _method, _options_known, register
+
+
+SEARCH_CHUNK = 500  # deals per chunk when a seat searches (pimc, oracle): minutes per chunk, not hours
+
+
+def chunk_deals(strategies, default: int) -> int:
+    """Deals per chunk of a command's results folder: `default`, or SEARCH_CHUNK when a strategy searches,
+    so that an interrupted run (`--resume`) loses minutes of search at most."""
+    searching = any(str(n).strip().split(":")[0] in SEARCH_POLICIES for n in strategies)
+    return min(default, SEARCH_CHUNK) if searching else default
 
 
 def _shuffle(cell: dict) -> str:
