@@ -10,7 +10,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 import pandas as pd  # noqa: E402
 
 from tianjiu_sim.output.strategy_plots import strategy_sections  # noqa: E402
-from tianjiu_sim.output.results import read_results  # noqa: E402
+from tianjiu_sim.output.results import command_config, read_results  # noqa: E402
 
 
 def ci(row) -> str:
@@ -75,8 +75,9 @@ def report_lines(folder: Path = HERE) -> list[str]:
     ft2 = v(fs, "supreme_bonus=2", "counterfactual", "tricks_close")
     hc, hx = v(hs, "as set", "conditional", "total"), v(hs, "as set", "counterfactual", "total")
     slope = (f4x["value"] - f0x["value"]) / 4
-    cfg = folk_m["config"]
-    chunk = int(folk["value_chunks"]["deals"].max())
+    cfg = command_config(folk_m)
+    chunks = folk["value_chunks"]
+    chunk = int(chunks["cluster_deals" if "cluster_deals" in chunks else "deals"].max())
     bonus_part = v(fs, "supreme_bonus=2", "counterfactual", "bonus")
     # each sentence below is chosen by the intervals it states, never written in advance
     folk_bonus = (
