@@ -50,3 +50,38 @@ def test_profile_file_and_set(tmp_path):
 ])
 def test_bad_input_exit_2_one_line(args, fragments):
     assert_user_error(run_cli("paigow", *args), *fragments)
+
+
+def test_split_and_odds_answer_from_the_disk_cache_without_numba(tmp_path):
+    """Once a profile's split file exists, `split` of any hand (and `odds`) runs without loading numba,
+    and reads exactly what the kernels compute."""
+    import os
+    import subprocess
+    import sys
+
+    from tianjiu_sim.game.tiles import parse_hand
+    from tianjiu_sim.paigow import analysis, cache
+    from tianjiu_sim.paigow.profiles import load_profile
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))  # a cache of its own: the first call makes it
+    probe = ("import sys; sys.argv = ['tjsim'] + sys.argv[1:]\nfrom tianjiu_sim.cli import main\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print('NUMBA' if 'numba' in sys.modules else 'NO-NUMBA', file=sys.stderr)")
+    for args in (["split", "--profile", "yabao", "--hand", "6-6 4-4 3-1 2-1"], ["odds", "--profile", "kong"]):
+        first = subprocess.run([sys.executable, "-c", probe, "paigow", *args], env=env, capture_output=True, text=True)
+        again = subprocess.run([sys.executable, "-c", probe, "paigow", *args], env=env, capture_output=True, text=True)
+        assert first.returncode == 0 and again.returncode == 0, first.stderr + again.stderr
+        assert first.stdout == again.stdout and "NO-NUMBA" in again.stderr.splitlines()[-1]
+    other = subprocess.run([sys.executable, "-c", probe, "paigow", "split", "--profile", "yabao", "--hand",
+                            "5-5 3-2 6-1 4-4"], env=env, capture_output=True, text=True)
+    assert other.returncode == 0 and "NO-NUMBA" in other.stderr  # any hand: the file holds them all
+    os.environ["XDG_CACHE_HOME"], old = str(tmp_path), os.environ.get("XDG_CACHE_HOME")
+    try:
+        p = load_profile("yabao")
+        for hand in ("6-6 4-4 3-1 2-1", "5-5 3-2 6-1 4-4", "1-1 1-1 2-2 2-2", "4-2 2-1 6-5 3-3"):
+            assert cache.split_rows(p, parse_hand(hand)) == analysis.split_rows(p, parse_hand(hand))
+    finally:
+        if old is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = old

@@ -9,12 +9,11 @@ import click
 from ..errors import TjsimError
 from ..game.tiles import parse_hand, popcount
 from ..output.tables import render_table, to_csv
-from ..paigow import analysis
-from ..paigow.profiles import Profile, load_profile, with_settings
-from ..paigow.ways import NAMED_WAYS, SIDE_WAYS
+from ..paigow import cache
+from ..paigow.profiles import Profile, load_profile, SIDE_WAYS, WAY_NAMES, with_settings
 from .options import emit, emit_json, format_options
 
-WAY_CHOICES = SIDE_WAYS + tuple(NAMED_WAYS)
+WAY_CHOICES = SIDE_WAYS + WAY_NAMES
 
 
 def _value(text: str):
@@ -92,9 +91,9 @@ def odds(profile_spec: str, sets: tuple[str, ...], shown: str, classes: bool, fm
     """
     p = resolve_profile(profile_spec, sets)
     mask = parse_hand(shown) if shown.strip() else 0
-    rows = analysis.kong_odds(p, mask)
+    rows = cache.kong_odds(p, mask)
     if classes:
-        rows = analysis.class_rows(rows)
+        rows = cache.class_rows(rows)
         columns = ["class", "dealt", "win", "push", "lose"]
     else:
         columns = ["hand", "class", "dealt", "win", "push", "lose", "player_edge"]
@@ -127,6 +126,8 @@ def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: 
     mask = parse_hand(shown) if shown.strip() else 0
     if mask and shuffles:
         raise TjsimError("--mc deals fresh shuffles: it cannot be combined with --shown")
+    from ..paigow import analysis  # noqa: PLC0415  (numba: not loaded for odds and split)
+
     res = analysis.edge(p, player_way, banker_way, mask)
     if shuffles:
         res["monte_carlo"] = analysis.monte_carlo(p, player_way, banker_way, shuffles, seed)
@@ -178,7 +179,7 @@ def split(profile_spec: str, sets: tuple[str, ...], hand: str, banker_way: str, 
       tjsim paigow split --profile vegas --hand "6-6 4-4 3-1 2-1"
     """
     p = resolve_profile(profile_spec, sets)
-    rows = analysis.split_rows(p, parse_hand(hand), banker_way)
+    rows = cache.split_rows(p, parse_hand(hand), banker_way)
     cols = ["front", "back", "front_class", "back_class", "win", "push", "lose", "value", "cost", "best", "house",
             "value_vs_equilibrium", "equilibrium_prob"]
     _emit_rows(rows, fmt, out, cols, f"profile {p.name}: splits of {hand} against the banker's {banker_way} way "
@@ -198,6 +199,8 @@ def table(profile_spec: str, sets: tuple[str, ...], banker_way: str, fmt: str, o
       tjsim paigow table --profile yabao --format csv --out yabao_best_splits.csv
     """
     p = resolve_profile(profile_spec, sets)
+    from ..paigow import analysis  # noqa: PLC0415  (numba: not loaded for odds and split)
+
     rows = analysis.best_split_table(p, banker_way)
     _emit_rows(rows, fmt, out, None, f"profile {p.name}: best splits against the banker's {banker_way} way",
                {"profile": p.name, "banker_way": banker_way})

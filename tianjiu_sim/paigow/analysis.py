@@ -6,19 +6,17 @@ interval clustered by shuffle (rounds and players of one shuffle share its tiles
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from math import comb
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import TjsimError
-from ..game.tiles import TILE_KIND, bits_of, format_hand, popcount, tile_list
+from ..game.tiles import TILE_KIND, bits_of, format_hand, tile_list
 from ..kernels.layout import STREAM_DEAL
 from ..stats import Z95, mean_ci, wilson
 from . import kernels, ways
+from .cache import cache_path, check_hand, check_odds, check_split, class_rows  # noqa: F401  (class_rows: re-exported)
 from .hands import class_label, describe_key, pack_classes, split_pairs
 from .profiles import Profile
 from .ways import Game
@@ -26,11 +24,7 @@ from .ways import Game
 
 def hand_index(g: Game, mask: int) -> int:
     """The distinct hand of a tile mask (its size must be the profile's hand size)."""
-    n = g.profile.tiles_per_hand
-    if popcount(mask) != n:
-        example = "6-6 4-4 3-1 2-1" if n == 4 else "6-6 6-3"
-        raise TjsimError(f"the hand has {popcount(mask)} tiles; profile '{g.profile.name}' deals {n} "
-                         f"(e.g. --hand \"{example}\")")
+    check_hand(g.profile, mask)
     return int(g.hands.lookup[pack_classes(g.table.tile_class[b] for b in bits_of(mask))])
 
 
@@ -118,9 +112,7 @@ def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
     `shown` are tiles already seen this shuffle (rounds 2–4): both hands come from the others.
     """
     g = ways.game(p)
-    if p.tiles_per_hand != 2:
-        raise TjsimError(f"odds is for the two-tile profile kong; profile '{p.name}' deals 4 tiles "
-                         "(use split or table)")
+    check_odds(p)
     caps = unseen_caps(g, shown)
     caps = g.table.caps if caps is None else caps
     y = ways.house_way(g)
@@ -148,20 +140,6 @@ def _unshown(g: Game, h: int, shown: int) -> list[int]:
     for c, k in enumerate(g.hands.counts[h]):
         out += [b for b in g.table.class_bits[c] if not shown >> b & 1][:k]
     return out
-
-
-def class_rows(rows: list[dict]) -> list[dict]:
-    """The distribution of hand classes, with each class's mean win / push / lose."""
-    out: dict[str, dict] = {}
-    for r in rows:
-        c = out.setdefault(r["class"], {"class": r["class"], "dealt": 0.0, "win": 0.0, "push": 0.0, "lose": 0.0})
-        c["dealt"] += r["dealt"]
-        for k in ("win", "push", "lose"):
-            c[k] += r["dealt"] * r[k]
-    for c in out.values():
-        for k in ("win", "push", "lose"):
-            c[k] /= c["dealt"]
-    return list(out.values())
 
 
 def _pair_text(g: Game, h: int, s: int) -> tuple[str, str, str, str]:
@@ -192,32 +170,46 @@ def _distinct_splits(g: Game, h: int) -> list[int]:
 
 def split_rows(p: Profile, mask: int, banker_way: str = "house") -> list[dict]:
     """`tjsim paigow split`: each split of one hand against the banker's way and the two-sided solution."""
+    check_split(p, banker_way)
     g = ways.game(p)
-    if p.tiles_per_hand != 4:
-        raise TjsimError(f"split is for four-tile profiles (yabao, vegas); profile '{p.name}' deals 2 tiles")
-    h = hand_index(g, mask)
-    if banker_way == "best":
-        raise TjsimError("--banker-way best needs a player way; split shows the player's choice "
-                         "(use house, equilibrium or a named way)")
+    return _split_rows(g, [hand_index(g, mask)], banker_way)[0]
+
+
+def all_split_rows(p: Profile, banker_way: str = "house") -> dict[int, list[dict]]:
+    """split_rows of every distinct hand, keyed by its packed classes (cache.hand_class_key)."""
+    check_split(p, banker_way)
+    g = ways.game(p)
+    hands = list(range(len(g.hands)))
+    keys = [pack_classes(g.table.tile_class[b] for b in bits_of(int(g.hands.masks[h]))) for h in hands]
+    return dict(zip(keys, _split_rows(g, hands, banker_way)))
+
+
+def _split_rows(g: Game, hands: list[int], banker_way: str) -> list[list[dict]]:
+    """The split rows of distinct hands `hands` (one list of rows per hand)."""
     sol = solved(g)  # before the banker's way: 'equilibrium' then comes from the disk cache
     y = ways.strategy(g, "banker", banker_way)
-    w, l, n = g.values(y, True, rows=[h])
-    we, le, _ = g.values(sol.banker, True, rows=[h])
-    house_key = _split_key(g, h, int(np.argmax(ways.house_way(g)[h])))
-    vals = (w[0] * g.payoff_win - l[0]) / n[0]
-    veq = (we[0] * g.payoff_win - le[0]) / n[0]
-    splits = _distinct_splits(g, h)
-    best = max(splits, key=lambda s: vals[s])
-    rows = []
-    for s in splits:
-        front, back, fk, bk = _pair_text(g, h, s)
-        rows.append({"front": front, "back": back, "front_class": fk, "back_class": bk,
-                     "win": w[0, s] / n[0], "push": 1 - (w[0, s] + l[0, s]) / n[0], "lose": l[0, s] / n[0],
-                     "value": float(vals[s]), "cost": float(vals[best] - vals[s]), "best": s == best,
-                     "house": _split_key(g, h, s) == house_key, "value_vs_equilibrium": float(veq[s]),
-                     "equilibrium_prob": float(sum(sol.player[h, t] for t in range(3)
-                                                   if _split_key(g, h, t) == _split_key(g, h, s)))})
-    return rows
+    w, l, n = g.values(y, True, rows=hands)
+    we, le, _ = g.values(sol.banker, True, rows=hands)
+    house = ways.house_way(g)
+    out = []
+    for i, h in enumerate(hands):
+        house_key = _split_key(g, h, int(np.argmax(house[h])))
+        vals = (w[i] * g.payoff_win - l[i]) / n[i]
+        veq = (we[i] * g.payoff_win - le[i]) / n[i]
+        splits = _distinct_splits(g, h)
+        best = max(splits, key=lambda s: vals[s])
+        rows = []
+        for s in splits:
+            front, back, fk, bk = _pair_text(g, h, s)
+            rows.append({"front": front, "back": back, "front_class": fk, "back_class": bk,
+                         "win": float(w[i, s] / n[i]), "push": float(1 - (w[i, s] + l[i, s]) / n[i]),
+                         "lose": float(l[i, s] / n[i]), "value": float(vals[s]), "cost": float(vals[best] - vals[s]),
+                         "best": bool(s == best), "house": _split_key(g, h, s) == house_key,
+                         "value_vs_equilibrium": float(veq[s]),
+                         "equilibrium_prob": float(sum(sol.player[h, t] for t in range(3)
+                                                       if _split_key(g, h, t) == _split_key(g, h, s)))})
+        out.append(rows)
+    return out
 
 
 def best_split_table(p: Profile, banker_way: str = "house") -> list[dict]:
@@ -255,24 +247,12 @@ def best_split_table(p: Profile, banker_way: str = "house") -> list[dict]:
 
 # --- The two-sided solution, kept on disk (it takes ~10 s to find) ---
 
-def _cache_file(p: Profile) -> Path:
-    """Where the solution of p's settings is kept, keyed by them and by the sources that compute it."""
-    settings = {k: v for k, v in p.describe().items() if k != "name"}
-    h = hashlib.sha1(json.dumps(settings, sort_keys=True).encode())
-    here = Path(__file__).resolve().parent
-    for src in sorted(here.glob("*.py")) + [here.parent / "game" / "tiles.py"]:
-        h.update(src.read_bytes())
-    key = h.hexdigest()[:16]
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tjsim" / "paigow"
-    return base / f"equilibrium-{key}.npz"
-
-
 def solved(g: Game) -> ways.Solution:
     """The two-sided solution of a game, from the disk cache when this profile was solved before."""
     key = ("equilibrium",)
     if key in g.cache:
         return g.cache[key]
-    path = _cache_file(g.profile)
+    path = cache_path(g.profile, "equilibrium", suffix=".npz")
     try:
         z = np.load(path)
         sol = ways.Solution(z["player"], z["banker"], float(z["value"]), float(z["gap"]), int(z["iterations"]),

@@ -15,6 +15,11 @@ from ..errors import TjsimError
 from ..game.rules import read_toml, unknown_key_error
 from ..game.tiles import KIND_BY_PIPS
 
+# The banker's / player's ways by name (ways.py implements them); here so the CLI can offer them
+# without loading the numba kernels.
+SIDE_WAYS = ("house", "best", "equilibrium")
+WAY_NAMES = ("foxwoods", "front", "back")
+
 WAYS = ("foxwoods", "front", "back")
 TIES = ("push", "banker")
 HALF_PUSH = ("push", "win")

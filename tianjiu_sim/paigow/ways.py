@@ -39,9 +39,8 @@ from .hands import (
     split_pairs,
     split_ranks,
 )
-from .profiles import Profile
+from .profiles import Profile, SIDE_WAYS, WAY_NAMES
 
-SIDE_WAYS = ("house", "best", "equilibrium")
 
 
 @dataclass(eq=False)
@@ -261,6 +260,7 @@ def foxwoods_way(g: Game) -> np.ndarray:
 
 
 NAMED_WAYS = {"foxwoods": foxwoods_way, "front": front_way, "back": back_way}
+assert tuple(NAMED_WAYS) == WAY_NAMES
 
 
 def named_way(g: Game, name: str) -> np.ndarray:
