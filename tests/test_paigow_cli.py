@@ -59,8 +59,9 @@ def test_split_and_odds_answer_from_the_disk_cache_without_numba(tmp_path):
     import subprocess
     import sys
 
+    from tianjiu_sim.cli.paigow_cmd import _kept_split_rows
     from tianjiu_sim.game.tiles import parse_hand
-    from tianjiu_sim.paigow import analysis, cache
+    from tianjiu_sim.paigow import analysis
     from tianjiu_sim.paigow.profiles import load_profile
 
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))  # a cache of its own: the first call makes it
@@ -79,7 +80,7 @@ def test_split_and_odds_answer_from_the_disk_cache_without_numba(tmp_path):
     try:
         p = load_profile("yabao")
         for hand in ("6-6 4-4 3-1 2-1", "5-5 3-2 6-1 4-4", "1-1 1-1 2-2 2-2", "4-2 2-1 6-5 3-3"):
-            assert cache.split_rows(p, parse_hand(hand)) == analysis.split_rows(p, parse_hand(hand))
+            assert _kept_split_rows(p, parse_hand(hand), "house") == analysis.split_rows(p, parse_hand(hand))
     finally:
         if old is None:
             del os.environ["XDG_CACHE_HOME"]

@@ -91,7 +91,7 @@ def odds(profile_spec: str, sets: tuple[str, ...], shown: str, classes: bool, fm
     """
     p = resolve_profile(profile_spec, sets)
     mask = parse_hand(shown) if shown.strip() else 0
-    rows = cache.kong_odds(p, mask)
+    rows = _kept_odds(p, mask)
     if classes:
         rows = cache.class_rows(rows)
         columns = ["class", "dealt", "win", "push", "lose"]
@@ -165,6 +165,35 @@ def edge(profile_spec: str, sets: tuple[str, ...], player_way: str, banker_way: 
     emit(text, out)
 
 
+def _kept_split_rows(p: Profile, mask: int, banker_way: str) -> list[dict]:
+    """`split` rows of one hand from the profile's split file (paigow/cache.py), made on the first call."""
+    cache.check_split(p, banker_way)
+    cache.check_hand(p, mask)
+    path = cache.cache_path(p, "split", banker_way)
+    rows = cache.read_json(path)
+    if rows is None:
+        from ..paigow import analysis  # noqa: PLC0415  (numba only when the split file must be made)
+
+        click.echo(f"tjsim: computing the splits of every hand of profile {p.name} against the banker's "
+                   f"{banker_way} way — once, a few seconds; later splits read them", err=True)
+        rows = {str(k): v for k, v in analysis.all_split_rows(p, banker_way).items()}
+        cache.write_json(path, rows)
+    return rows[str(cache.hand_class_key(p, mask))]
+
+
+def _kept_odds(p: Profile, shown: int) -> list[dict]:
+    """`odds` rows (analysis.kong_odds), kept per profile and shown tiles."""
+    cache.check_odds(p)
+    path = cache.cache_path(p, "odds", shown)
+    rows = cache.read_json(path)
+    if rows is None:
+        from ..paigow import analysis  # noqa: PLC0415  (numba only when the answer is not kept yet)
+
+        rows = analysis.kong_odds(p, shown)
+        cache.write_json(path, rows)
+    return rows
+
+
 @paigow.command()
 @profile_options
 @click.option("--hand", required=True, metavar="TILES", help='Four tiles, e.g. "6-6 4-4 3-1 2-1".')
@@ -179,7 +208,7 @@ def split(profile_spec: str, sets: tuple[str, ...], hand: str, banker_way: str, 
       tjsim paigow split --profile vegas --hand "6-6 4-4 3-1 2-1"
     """
     p = resolve_profile(profile_spec, sets)
-    rows = cache.split_rows(p, parse_hand(hand), banker_way)
+    rows = _kept_split_rows(p, parse_hand(hand), banker_way)
     cols = ["front", "back", "front_class", "back_class", "win", "push", "lose", "value", "cost", "best", "house",
             "value_vs_equilibrium", "equilibrium_prob"]
     _emit_rows(rows, fmt, out, cols, f"profile {p.name}: splits of {hand} against the banker's {banker_way} way "

@@ -4,14 +4,14 @@ Every figure here is exact and depends only on the profile's settings and on the
 computes it, so a file keyed by both (`cache_path`) holds the answer for good. The first
 `split` of a profile and banker way computes the split rows of every distinct hand at once
 (a few seconds, said on stderr); every later `split`, of any hand, reads them: importing numba
-and loading its dispatchers alone takes longer than the 1 s a lookup should take.
+and loading its dispatchers alone takes longer than the 1 s a lookup should take. This module
+loads no kernel; the CLI computes (paigow/analysis.py) what is not kept yet.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from ..errors import TjsimError
@@ -33,14 +33,16 @@ def cache_path(p: Profile, kind: str, *parts, suffix: str = ".json") -> Path:
     return base / f"{kind}-{h.hexdigest()[:16]}{suffix}"
 
 
-def _read(path: Path):
+def read_json(path: Path):
+    """A kept answer, or None when there is none (or it cannot be read)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
 
-def _write(path: Path, obj) -> None:
+def write_json(path: Path, obj) -> None:
+    """Keep an answer (atomically; an unwritable cache is skipped)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -79,35 +81,6 @@ def hand_class_key(p: Profile, mask: int) -> int:
     """The distinct hand of a tile mask, as the packed classes of its tiles (hands.pack_classes)."""
     table = rank_table(p)
     return pack_classes(table.tile_class[b] for b in bits_of(mask))
-
-
-def split_rows(p: Profile, mask: int, banker_way: str = "house") -> list[dict]:
-    """`tjsim paigow split` rows of one hand, from the profile's split file (made on the first call)."""
-    check_split(p, banker_way)
-    check_hand(p, mask)
-    path = cache_path(p, "split", banker_way)
-    rows = _read(path)
-    if rows is None:
-        from . import analysis  # noqa: PLC0415  (numba only when the split file must be made)
-
-        print(f"tjsim: computing the splits of every hand of profile {p.name} against the banker's "
-              f"{banker_way} way — once, a few seconds; later splits read them", file=sys.stderr)
-        rows = {str(k): v for k, v in analysis.all_split_rows(p, banker_way).items()}
-        _write(path, rows)
-    return rows[str(hand_class_key(p, mask))]
-
-
-def kong_odds(p: Profile, shown: int = 0) -> list[dict]:
-    """`tjsim paigow odds` rows (analysis.kong_odds), kept per profile and shown tiles."""
-    check_odds(p)
-    path = cache_path(p, "odds", shown)
-    rows = _read(path)
-    if rows is None:
-        from . import analysis  # noqa: PLC0415  (numba only when the answer is not kept yet)
-
-        rows = analysis.kong_odds(p, shown)
-        _write(path, rows)
-    return rows
 
 
 def class_rows(rows: list[dict]) -> list[dict]:
