@@ -29,6 +29,15 @@ def load(path: Path, setting: str | None = None) -> pd.DataFrame:
     return df.set_index(["feature", "method", "component"])
 
 
+def deals_of(folder: str) -> str:
+    """The deals of a results folder made by `tjsim value --out-dir`, from its manifest."""
+    import json  # noqa: PLC0415
+
+    manifest = json.loads((HERE / folder / "manifest.json").read_text(encoding="utf-8"))
+    cfg = manifest.get("command") or manifest["config"]
+    return f"{cfg['deals'] if 'deals' in cfg else cfg['cells'][0]['deals']:,}"
+
+
 def fmt(v: float, lo: float, hi: float) -> str:
     """'+1.234 [+1.1, +1.3]'."""
     return f"{v:+.3f} [{lo:+.3f}, {hi:+.3f}]"
@@ -57,6 +66,13 @@ def main() -> None:
         pimc = load(HERE / f"{rules}.csv")
         heur = load(HEUR / f"{rules}.csv", setting)
         deals_note = ""
+        more = HERE / f"{rules}_supreme.csv"  # the longer 至尊-only run (run.sh), when it has finished
+        if more.exists():
+            sup = load(more)
+            pimc = pd.concat([pimc[pimc.index.get_level_values("feature") != "supreme"], sup])
+            pimc = pimc.loc[sup.index.tolist() + [i for i in pimc.index if i not in set(sup.index)]]
+            deals_note = (f"The 至尊 rows come from the longer run `{more.name}` ({deals_of(more.stem)} deals, "
+                          f"folder `{more.stem}/`); the quartet rows from `{rules}.csv`.")
         lines += [f"## {rules}", "", "| feature | method | component | holders (pimc) | pimc | heuristic | pimc − heuristic |",
                   "|---|---|---|---|---|---|---|"]
         for (feat, method, comp), r in pimc.iterrows():

@@ -8,3 +8,8 @@ for rules in hk folk; do
       --deals "${DEALS:-2000}" --seed 2026 --format csv --out results/supreme_value_strong/"$rules".csv \
       --out-dir results/supreme_value_strong/"$rules"
 done
+# 至尊 in hk needs more deals for its sign (issue 11): 40,000, in chunks of 500 that --resume finishes
+python3 cli.py value --feature supreme --policy pimc --rules hk --deals 40000 --seed 2026 --format csv \
+    --out results/supreme_value_strong/hk_supreme.csv --out-dir results/supreme_value_strong/hk_supreme \
+    $( [ -f results/supreme_value_strong/hk_supreme/manifest.json ] && echo --resume )
+python3 results/supreme_value_strong/make_report.py > /dev/null
