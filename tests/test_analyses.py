@@ -145,3 +145,11 @@ def test_run_analysis_folder_equals_memory(tmp_path):
     mem = run_in_memory(exp)["payments"]
     disk = run_analysis(exp, str(tmp_path / "p"))["payments"]
     _same(mem, disk)
+
+
+def test_value_bonus_points_are_checked(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text('name = "v"\nmeasure = "value"\nseed = 1\ndeals = 100\n[options]\nfeatures = ["supreme"]\n'
+                 'bonus = [{supreme_bonus = 2}, {nonsense = 1}]\n[grid]\nstrategies = ["greedy"]\n', encoding="utf-8")
+    res = _cli("experiment", "validate", str(f))
+    assert res.exit_code == 2 and "nonsense" in res.output and len(res.output.strip().splitlines()) == 1

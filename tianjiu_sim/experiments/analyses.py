@@ -21,10 +21,10 @@ from ..errors import TjsimError
 from ..sim.analysis import compare_batch, compare_summary, compare_tables
 from ..sim.duplicate import rotation_table
 from ..sim.session import run_session, session_counts, session_summary
-from ..sim.value import parse_feature, run_value, value_summary
+from ..sim.value import BONUS_KEYS, parse_feature, run_value, value_summary
 from ..stats.tidy import chunk_size
 from ..strategies.names import SEARCH_POLICIES
-from .cells import cell_rules
+from .cells import cell_rules, is_strategy, known_strategies
 from .measures import Measure, _check_method_fits, _check_strategies_known, _method, _options_known, register
 
 
@@ -43,8 +43,6 @@ def _shuffle(cell: dict) -> str:
 
 
 def _check_policies(options: dict, key: str = "policies") -> list[tuple[str, str]]:
-    from .cells import is_strategy, known_strategies  # noqa: PLC0415  (same layer, no cycle: cells imports neither)
-
     pol = options.get(key)
     if not isinstance(pol, list):
         return [(key, "is required: a list of strategy names")]
@@ -145,9 +143,8 @@ def value_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, 
         for col in ("y1", "y0"):  # integer payments: their float sums are exact integers
             c[col] = c[col].round().astype(np.int64)
         c.insert(0, "feature", name)
-        c["pairs"] = np.where((c["estimator"] == "counterfactual") & (c["component"] == "total"), c["n1"], 0)
         parts.append(c)
-    return {"value_chunks": pd.concat(parts, ignore_index=True)[[*VALUE_KEYS, "n1", "y1", "n0", "y0", "pairs"]]}
+    return {"value_chunks": pd.concat(parts, ignore_index=True)[[*VALUE_KEYS, "n1", "y1", "n0", "y0"]]}
 
 
 def value_summarize(tables: dict[str, pd.DataFrame], options: dict) -> dict[str, pd.DataFrame]:
@@ -179,6 +176,11 @@ def _value_options(options: dict) -> list[tuple[str, str]]:
         probs.append(("features", "is required: a list of features, e.g. [\"supreme\", \"banker\"]"))
     else:
         probs += [("features", why) for why in map(_feature_problem, feats) if why]
+    for point in options.get("bonus") or []:
+        if not isinstance(point, dict) or any(k not in BONUS_KEYS.values() or not isinstance(v, int)
+                                              for k, v in point.items()):
+            probs.append(("bonus", f"each sweep point is a table of whole numbers for "
+                                   f"{', '.join(BONUS_KEYS.values())}, got {point!r}"))
     return probs
 
 
