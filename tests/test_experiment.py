@@ -170,6 +170,12 @@ BAD = {
                         ["bad.toml:8", "'rulesets.x.supreme_bonsu'", "supreme_bonus"]),
     "method_misfit": ('measure = "deal_odds"\nseed = 1\ndeals = 10\n[grid]\nrules = ["folk"]\nplayers = [3]\n'
                       'method = ["rounds", "left"]\n', ["bad.toml:7", "'grid.method'", "4 players × 8 tiles"]),
+    "bad_pair": ('measure = "strategy_ladder"\nseed = 1\ndeals = 10\n[options]\n'
+                 'pairs = [["greedy", "greedy"]]\n', ["bad.toml:5", "'options.pairs'", "two different strategies"]),
+    "unknown_pair_strategy": ('measure = "strategy_ladder"\nseed = 1\ndeals = 10\n[options]\n'
+                              'pairs = [["greedy", "heuristik"]]\n', ["bad.toml:5", "'options.pairs'", "'heuristik'"]),
+    "pairs_and_ladder": ('measure = "strategy_ladder"\nseed = 1\ndeals = 10\n[options]\nladder = ["random", "greedy"]\n'
+                         'pairs = [["greedy", "random"]]\n', ["bad.toml:6", "'options.pairs'", "not both"]),
     "unused_axis": ('measure = "deal_odds"\nseed = 1\ndeals = 10\n[grid]\nstrategies = ["random"]\n',
                     ["bad.toml:5", "'grid.strategies'", "does not use"]),
 }
@@ -226,6 +232,40 @@ def test_report_command(reference_run, tmp_path):
     assert (reference_run / "report.md").exists()
     assert_user_error(run_cli("report", str(tmp_path)), "not a results folder")
     assert_user_error(run_cli("report", str(tmp_path / "missing")), "not a results folder")
+
+
+def test_ladder_pairs_are_head_to_head_fields(tmp_path):
+    """Each pair of the `pairs` option is played exactly as a ladder of those two strategies alone."""
+    pytest.importorskip("tianjiu_sim.sim.runner")
+    from tianjiu_sim.experiments.experiment import parse_experiment
+    from tianjiu_sim.experiments.measures import ladder_chunk
+
+    path = write(tmp_path, "pairs.toml", """\
+measure = "strategy_ladder"
+seed = 3
+deals = 60
+[grid]
+rules = ["hk", "folk3", "folk2"]
+[rulesets.folk3]
+preset = "folk"
+players = 3
+[rulesets.folk2]
+preset = "folk"
+players = 2
+[options]
+pairs = [["heuristic", "greedy"], ["greedy", "random"]]
+""")
+    exp, problems = parse_experiment(path)
+    assert not problems, problems
+    for cell in exp.cells:
+        both = ladder_chunk(dict(cell, options=exp.options), 7, 10, 70)["strategy_ladder"]
+        for a, b in (("heuristic", "greedy"), ("greedy", "random")):
+            alone = ladder_chunk(dict(cell, options={"ladder": [a, b]}), 7, 10, 70)["strategy_ladder"]
+            got = both[both["field"] == f"{a} vs {b}"].drop(columns="field").reset_index(drop=True)
+            assert (alone["field"] == "all").all()
+            assert got.equals(alone.drop(columns="field")), (cell["players"], a, b)
+            d = got[got["kind"] == "difference"].iloc[0]
+            assert (d["a"], d["b"]) == (a, b) and d["sum"] != 0
 
 
 def test_engine_measures_run(tmp_path):

@@ -73,7 +73,7 @@ def rotated_margin(rules, strong: str, weak: str, deals: int, seed: int = 3):
     return x.mean(), x.mean() - 1.96 * se, x.mean() + 1.96 * se
 
 
-@pytest.mark.parametrize("name,players", [("hk", 4), ("folk", 4), ("folk", 3)])
+@pytest.mark.parametrize("name,players", [("hk", 4), ("folk", 4), ("folk", 3), ("folk", 2)])
 @pytest.mark.parametrize("strong,weak", [("greedy", "random"), ("heuristic", "greedy")])
 def test_strategy_ordering(name, players, strong, weak):
     mean, lo, hi = rotated_margin(preset(name, players), strong, weak, 20_000)

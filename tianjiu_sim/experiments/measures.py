@@ -334,35 +334,58 @@ register(Measure(
 
 
 def _ladder(cell: dict) -> list[str]:
+    """Every strategy the cell plays: the ladder's, or those of its head-to-head pairs."""
+    pairs = _pairs(cell)
+    if pairs:
+        return list(dict.fromkeys(x for pair in pairs for x in pair))
     return list(cell.get("options", {}).get("ladder", ["random", "greedy", "heuristic"]))
 
 
-def ladder_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
-    """Duplicate: every deal replayed with the ladder's strategies rotated through the seats."""
-    ladder = _ladder(cell)
-    k, n = len(ladder), cell["players"]
+def _pairs(cell: dict) -> list[list[str]]:
+    return [list(p) for p in cell.get("options", {}).get("pairs", [])]
+
+
+def _duplicate_rows(cell: dict, cell_seed: int, start: int, stop: int, field: str, names: list[str]) -> list[dict]:
+    """Rows of one duplicate field: `names` rotated through the seats on the chunk's deals."""
+    k, n = len(names), cell["players"]
     table = rotation_table(k, n)
     n_deals = stop - start
     # y[d, p]: strategy p's summed payment over the seats it held in the replays of deal d
     y = np.zeros((n_deals, k), dtype=np.int64)
     closes = np.zeros(k, dtype=np.int64)
     for r in range(table.shape[0]):
-        res = _run_deals(cell, [ladder[p] for p in table[r]], cell_seed, start, stop)
+        res = _run_deals(cell, [names[p] for p in table[r]], cell_seed, start, stop)
         pay = res.payments.astype(np.int64)
         for s in range(n):
             y[:, table[r, s]] += pay[:, s]
             closes[table[r, s]] += int((res.closer == s).sum())
     seats_held = table.shape[0] * n // k
     rows = []
-    for p, name in enumerate(ladder):
+    for p, name in enumerate(names):
         s, q = _moments(y[:, p])
-        rows.append({"kind": "strategy", "a": name, "b": "", "n": n_deals, "seats_per_deal": seats_held,
-                     "sum": s, "sumsq": q, "closes": int(closes[p])})
+        rows.append({"kind": "strategy", "field": field, "a": name, "b": "", "n": n_deals,
+                     "seats_per_deal": seats_held, "sum": s, "sumsq": q, "closes": int(closes[p])})
     for a in range(k):
         for b in range(a + 1, k):
             s, q = _moments(y[:, a] - y[:, b])
-            rows.append({"kind": "difference", "a": ladder[a], "b": ladder[b], "n": n_deals,
+            rows.append({"kind": "difference", "field": field, "a": names[a], "b": names[b], "n": n_deals,
                          "seats_per_deal": seats_held, "sum": s, "sumsq": q, "closes": 0})
+    return rows
+
+
+def ladder_chunk(cell: dict, cell_seed: int, start: int, stop: int) -> dict[str, pd.DataFrame]:
+    """Duplicate: every deal replayed with the ladder's strategies rotated through the seats.
+
+    With the option `pairs`, each pair [a, b] is a field of its own: a and b alone at the table,
+    rotated through the seats on the same deals (head to head), `field` = "a vs b". Otherwise
+    the whole ladder is one field, `field` = "all".
+    """
+    pairs = _pairs(cell)
+    if not pairs:
+        rows = _duplicate_rows(cell, cell_seed, start, stop, "all", _ladder(cell))
+    else:
+        rows = [r for a, b in pairs
+                for r in _duplicate_rows(cell, cell_seed, start, stop, f"{a} vs {b}", [a, b])]
     return {"strategy_ladder": pd.DataFrame(rows)}
 
 
@@ -375,15 +398,30 @@ def ladder_finalize(table: str, df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def _strategy_problems(key: str, names: list) -> list[tuple[str, str]]:
+    return [(key, f"unknown strategy {x!r} (allowed: {', '.join(known_strategies())})")
+            for x in names if not is_strategy(x)]
+
+
 def _ladder_options(options: dict) -> list[tuple[str, str]]:
-    probs = _options_known(options, {"ladder": list})
+    probs = _options_known(options, {"ladder": list, "pairs": list})
     lad = options.get("ladder")
     if isinstance(lad, list):
         if len(lad) < 2:
             probs.append(("ladder", "needs at least two strategies to compare"))
-        for s in lad:
-            if not is_strategy(s):
-                probs.append(("ladder", f"unknown strategy {s!r} (allowed: {', '.join(known_strategies())})"))
+        probs += _strategy_problems("ladder", lad)
+    pairs = options.get("pairs")
+    if isinstance(pairs, list):
+        if "ladder" in options:
+            probs.append(("pairs", "give either ladder (one field) or pairs (head to head), not both"))
+        if not pairs:
+            probs.append(("pairs", "needs at least one pair [a, b]"))
+        for pair in pairs:
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+                    and pair[0] != pair[1]):
+                probs.append(("pairs", f"each pair is two different strategies [a, b], got {pair!r}"))
+            else:
+                probs += _strategy_problems("pairs", pair)
     return probs
 
 
@@ -391,7 +429,7 @@ register(Measure(
     name="strategy_ladder",
     run_chunk=ladder_chunk,
     finalize=ladder_finalize,
-    keys={"strategy_ladder": ["kind", "a", "b", "seats_per_deal"]},
+    keys={"strategy_ladder": ["kind", "field", "a", "b", "seats_per_deal"]},
     axes=("rules", "players", "method", "shuffle"),
     description="strategies compared in duplicate (same deals, strategies rotated through the seats)",
     check_options=_ladder_options,

@@ -152,14 +152,16 @@ def heuristic_lead(obs, tabs, params, st, buf):
      2. Score each legal lead by its chance to stand × (1 + 0.6 × tiles); a single that breaks a
         combination of the hand is penalised; among sure winners (a 老 that is surely top) the cheapest
         goes first, so the strongest is saved to close 結.
-     3. If no lead is likely to win, lead the weakest single that breaks no combination (pass the
-        lead cheaply, keep the strength).
+     3. If no lead is likely to win and two or more opponents are in, lead the weakest single that
+        breaks no combination (pass the lead cheaply, keep the strength). Heads-up the lead would
+        go to the one opponent, so the best-scoring lead is played instead.
     Follow:
      1. Last trick: beat whenever allowed (early death is the engine's check): the strongest beat if
         someone still follows, the cheapest if last to act.
      2. Otherwise beat with the cheapest play that is likely (≥ 50%, ≥ 25% when still without 戙 near
-        the end) to win the trick — certainly, when last to act; a single taken out of a combination
-        only to get a first 戙 late in the deal. No winner is spent where a cheaper one serves.
+        the end) to win the trick — certainly, when last to act. A single is taken out of a
+        combination of the hand only when last to act (the trick is then surely won), or to get a
+        first 戙 late in the deal. No winner is spent where a cheaper one serves.
      3. Else discard the tiles least worth keeping: low singles that are likely beaten and belong to
         no combination.
     """
@@ -217,7 +219,7 @@ def heuristic_lead(obs, tabs, params, st, buf):
             if v < loser_score:
                 loser_score = v
                 loser = p
-    if best_score >= H_LEADMIN / 100.0 or loser < 0 or H_LOSER == 0:
+    if best_score >= H_LEADMIN / 100.0 or loser < 0 or H_LOSER == 0 or opponents == 1:
         return best
     return loser
 
@@ -253,7 +255,7 @@ def heuristic_follow(obs, tabs, params, st, buf, kv):
                 win = 1.0 - _threat(pt, ROW_BF, p, unseen, to_act, h, n_unseen, hyp)
             if win < need:
                 continue
-            if size == 1 and (combo & m) != 0:
+            if size == 1 and (combo & m) != 0 and to_act > 0:
                 if fallback < 0:
                     fallback = p
                 continue
