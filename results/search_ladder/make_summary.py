@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""summary.md of the search ladder: each step's paired difference and the share of the heuristic → oracle gap pimc closes.
+"""summary.md of the strength ladder: every step head to head, and the share of the heuristic → oracle gap pimc closes.
 
-Reads the experiment's chunk files (results/search_ladder/chunks, written by
-`tjsim experiment run experiments/search_ladder.toml`): every chunk is an independent block of
-deals, so the gap share (pimc − heuristic) / (oracle − heuristic), a ratio of two paired
-differences measured on the same deals, gets a cluster-robust interval over the chunks
-(stats.ratio_ci). Every sentence is chosen from the intervals it quotes.
+The ladder random < greedy < heuristic < pimc < oracle is measured one step at a time, each
+step a duplicate run of its two strategies alone at the table (the `pairs` option of the
+strategy_ladder measure):
+- greedy − random and heuristic − greedy: results/strategy_ladder (200,000 deals a table: the
+  engine's strategies are cheap, and their steps are small);
+- pimc − heuristic, oracle − pimc and oracle − heuristic: this folder
+  (`tjsim experiment run experiments/search_ladder.toml`).
+
+The gap share (pimc − heuristic) / (oracle − heuristic) is a ratio of two paired differences
+measured head to head on the same deals; it gets a cluster-robust interval over this folder's
+chunks (stats.ratio_ci), read from its chunk files (results/search_ladder/chunks, kept out of
+git). Every sentence is chosen from the intervals it quotes.
 """
 from __future__ import annotations
 
@@ -21,6 +28,7 @@ sys.path.insert(0, str(HERE.parent.parent))
 from tianjiu_sim.stats import ratio_ci  # noqa: E402
 
 LADDER = ["random", "greedy", "heuristic", "pimc", "oracle"]
+BOTS = HERE.parent / "strategy_ladder"
 
 
 def chunk_rows() -> pd.DataFrame:
@@ -35,12 +43,9 @@ def chunk_rows() -> pd.DataFrame:
 
 
 def diff_sums(df: pd.DataFrame, a: str, b: str) -> pd.Series:
-    """Per chunk: Σ over deals of (a − b) summed over the seats each held (chunk → total)."""
-    d = df[(df["kind"] == "difference")]
-    fwd = d[(d["a"] == a) & (d["b"] == b)].set_index("chunk")["sum"]
-    if len(fwd):
-        return fwd
-    return -d[(d["a"] == b) & (d["b"] == a)].set_index("chunk")["sum"]
+    """Per chunk: Σ over deals of (a − b) summed over the seats each held, from the field "a vs b"."""
+    d = df[(df["kind"] == "difference") & (df["field"] == f"{a} vs {b}")]
+    return d.set_index("chunk")["sum"]
 
 
 def verdict(lo: float, hi: float) -> str:
@@ -48,41 +53,52 @@ def verdict(lo: float, hi: float) -> str:
     return "better" if lo > 0 else "worse" if hi < 0 else "not distinguishable"
 
 
+def step(table: pd.DataFrame, rules: str, players: int, strong: str, weak: str) -> pd.Series:
+    """The difference row strong − weak of the head-to-head field of the two."""
+    d = table[(table["kind"] == "difference") & (table["rules"] == rules) & (table["players"] == players)
+              & (table["field"] == f"{strong} vs {weak}")]
+    if len(d) != 1:
+        raise SystemExit(f"no head-to-head field '{strong} vs {weak}' for {rules} with {players} players")
+    return d.iloc[0]
+
+
 def main() -> None:
     """Write summary.md next to this script."""
-    table = pd.read_csv(HERE / "strategy_ladder.csv")
+    search = pd.read_csv(HERE / "strategy_ladder.csv")
+    bots = pd.read_csv(BOTS / "strategy_ladder.csv")
     chunks = chunk_rows()
-    lines = ["# The strength ladder under search (issue 11)", "",
-             "Duplicate: every deal replayed five times with random, greedy, heuristic, pimc (16 worlds, exact "
-             "from 3 tiles a hand with 4 players, 4 with 3, 6 with 2) and oracle (**sees every hand**; exact from "
-             "4, 5 and 8 tiles a hand) rotated through the seats. Values are 戙 per deal per seat played; a "
-             "step's difference is the stronger strategy's mean minus the weaker's on the same deals, with its "
-             "95% interval. Written by `make_summary.py` from `strategy_ladder.csv` and the chunk files.", "",
-             "Each replay seats only some of the five strategies (four of them with 4 players, two with 2), so "
-             "a strategy's mean is taken against a mix of opponents that includes random and oracle: the steps are "
-             "not head-to-head results. Head-to-head duplicate runs of pimc against greedy and heuristic alone "
-             "(folk with 2 and 3 players) are in benchmarks/README.md, \"pimc and oracle\".", ""]
-    for ci in sorted(table["cell"].unique()):
-        sub = table[table["cell"] == ci]
-        label = f"{sub['rules'].iloc[0]}, {sub['players'].iloc[0]} players"
-        lines += [f"## {label}", "", "| step | difference | 95% CI | verdict |", "|---|---|---|---|"]
+    lines = ["# The strength ladder, head to head (issue 11)", "",
+             "Each step is a duplicate run of its two strategies **alone at the table**: every deal is "
+             "replayed with the two rotated through the seats, so each plays every seat on the same tiles. "
+             "pimc = 16 worlds, exact from 3 tiles a hand with 4 players, 4 with 3, 6 with 2; oracle "
+             "(**sees every hand**: an upper bound, not a fair player) is exact in the true deal from 4, 5 "
+             "and 8 tiles a hand. Values are 戙 per deal per seat played; a step's difference is the "
+             "stronger strategy's mean minus the weaker's on the same deals, with its 95% interval.", "",
+             "The first two steps come from `results/strategy_ladder` (200,000 deals a table), the search steps "
+             "from this folder (`experiments/search_ladder.toml`). Written by `make_summary.py`.", ""]
+    for ci in sorted(search["cell"].unique()):
+        sub = search[search["cell"] == ci]
+        rules, players = sub["rules"].iloc[0], int(sub["players"].iloc[0])
+        lines += [f"## {rules}, {players} players", "",
+                  "| step | difference | 95% CI | deals | verdict |", "|---|---|---|---|---|"]
         ok = True
-        for lo_s, hi_s in zip(LADDER, LADDER[1:]):
-            row = sub[(sub["kind"] == "difference") & (sub["a"] == lo_s) & (sub["b"] == hi_s)].iloc[0]
-            m, lo, hi = -row["mean"], -row["mean_ci_high"], -row["mean_ci_low"]
-            v = verdict(lo, hi)
+        for weak, strong in zip(LADDER, LADDER[1:]):
+            src = bots if strong in ("greedy", "heuristic") else search
+            row = step(src, rules, players, strong, weak)
+            v = verdict(row["mean_ci_low"], row["mean_ci_high"])
             ok &= v == "better"
-            lines.append(f"| {hi_s} − {lo_s} | {m:+.3f} | [{lo:+.3f}, {hi:+.3f}] | {hi_s} {v} |")
-        deals = int(sub[sub["kind"] == "strategy"]["n"].iloc[0])
+            lines.append(f"| {strong} − {weak} | {row['mean']:+.3f} | [{row['mean_ci_low']:+.3f}, "
+                         f"{row['mean_ci_high']:+.3f}] | {int(row['n']):,} | {strong} {v} |")
+        gap = step(search, rules, players, "oracle", "heuristic")
+        lines.append(f"| (oracle − heuristic) | {gap['mean']:+.3f} | [{gap['mean_ci_low']:+.3f}, "
+                     f"{gap['mean_ci_high']:+.3f}] | {int(gap['n']):,} | the gap |")
         ch = chunks[chunks["cell"] == ci]
-        y = diff_sums(ch, "pimc", "heuristic")
-        n = diff_sums(ch, "oracle", "heuristic")
-        y, n = y.align(n, join="inner")
+        y, n = diff_sums(ch, "pimc", "heuristic").align(diff_sums(ch, "oracle", "heuristic"), join="inner")
         r, _, lo, hi = ratio_ci(float(y.sum()), float(n.sum()), float((y * y).sum()), float((y * n).sum()),
                                 float((n * n).sum()), len(y))
-        lines += ["", f"{deals:,} deals. Every step's interval excludes 0: **{'yes' if ok else 'no'}**. "
-                  f"pimc closes **{r:.0%}** [{lo:.0%}, {hi:.0%}] of the heuristic → oracle gap "
-                  f"(ratio of the two paired differences, interval clustered over {len(y)} chunks of deals).", ""]
+        lines += ["", f"Every step's interval excludes 0: **{'yes' if ok else 'no'}**. pimc closes **{r:.0%}** "
+                  f"[{lo:.0%}, {hi:.0%}] of the heuristic → oracle gap ((pimc − heuristic) ÷ (oracle − heuristic), "
+                  f"both head to head on the same deals; interval clustered over {len(y)} chunks of deals).", ""]
     (HERE / "summary.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
 
