@@ -91,12 +91,11 @@ def plot_deal_odds(df: pd.DataFrame, manifest: dict, path: Path) -> str:
 
 
 def plot_strategy_ladder(df: pd.DataFrame, manifest: dict, path: Path) -> str:
-    """Mean payment per deal per seat of each strategy in duplicate, per rule set, with 95% CIs."""
+    """Per rule set with 95% CIs: each strategy's mean payment in duplicate, or each head-to-head pair's difference."""
     plt = _pyplot()
-    if _head_to_head(df):
-        return _plot_head_to_head(df, manifest, path)
-    s = df[df["kind"] == "strategy"]
-    groups = _rules_groups(s)
+    pairs = _head_to_head(df)
+    rows = df[df["kind"] == ("difference" if pairs else "strategy")]
+    groups = _rules_groups(rows)
     fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups), 3.6), squeeze=False)
     unit = _unit()
     for ax, (label, g) in zip(axes[0], groups):
@@ -104,38 +103,24 @@ def plot_strategy_ladder(df: pd.DataFrame, manifest: dict, path: Path) -> str:
         ax.barh(list(y), g["mean"], xerr=_ci_errors(g["mean"], g["mean_ci_low"], g["mean_ci_high"]),
                 capsize=3, color="#4a7ab5")
         ax.set_yticks(list(y))
-        ax.set_yticklabels(g["a"])
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlabel(f"mean payment per deal per seat ({unit})")
-        ax.set_ylabel("strategy")
-        ax.set_title(f"{label}: {', '.join(g['a'])} in duplicate", fontsize=10)
-    title = f"Strategy ladder (duplicate) — {_deals_text(s)}, seed {manifest['seed']}"
+        if pairs:
+            ax.set_yticklabels([f"{a} − {b}" for a, b in zip(g["a"], g["b"])])
+            ax.set_xlabel(f"paired difference per deal per seat ({unit})")
+            ax.set_title(f"{label}: head to head", fontsize=10)
+        else:
+            ax.set_yticklabels(g["a"])
+            ax.set_xlabel(f"mean payment per deal per seat ({unit})")
+            ax.set_ylabel("strategy")
+            ax.set_title(f"{label}: {', '.join(g['a'])} in duplicate", fontsize=10)
+    kind = ", head to head (duplicate)" if pairs else " (duplicate)"
+    title = f"Strategy ladder{kind} — {_deals_text(rows)}, seed {manifest['seed']}"
     return _finish(fig, title, path, fontsize=11)
 
 
 def _head_to_head(df: pd.DataFrame) -> bool:
     """Whether a ladder table holds head-to-head pairs (the `pairs` option) rather than one field."""
     return "field" in df.columns and bool((df["field"] != "all").any())
-
-
-def _plot_head_to_head(df: pd.DataFrame, manifest: dict, path: Path) -> str:
-    """Each head-to-head pair's paired difference a − b per rule set, with 95% CIs."""
-    plt = _pyplot()
-    d = df[df["kind"] == "difference"]
-    groups = _rules_groups(d)
-    fig, axes = plt.subplots(1, len(groups), figsize=(4.6 * len(groups), 3.6), squeeze=False)
-    unit = _unit()
-    for ax, (label, g) in zip(axes[0], groups):
-        y = range(len(g))
-        ax.barh(list(y), g["mean"], xerr=_ci_errors(g["mean"], g["mean_ci_low"], g["mean_ci_high"]),
-                capsize=3, color="#4a7ab5")
-        ax.set_yticks(list(y))
-        ax.set_yticklabels([f"{a} − {b}" for a, b in zip(g["a"], g["b"])])
-        ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlabel(f"paired difference per deal per seat ({unit})")
-        ax.set_title(f"{label}: head to head", fontsize=10)
-    title = f"Strategy ladder, head to head (duplicate) — {_deals_text(d)}, seed {manifest['seed']}"
-    return _finish(fig, title, path, fontsize=11)
 
 
 def plot_bonus_value(df: pd.DataFrame, manifest: dict, path: Path) -> str:
