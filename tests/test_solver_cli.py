@@ -79,3 +79,18 @@ def test_solve_bad_input(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert_user_error(run_cli("solve", "--trace", str(bad), "--at", "3"), "JSON")
+
+
+def test_solve_says_at_once_when_a_search_may_be_long():
+    """From 20 tiles in hand (5 a hand) a solve may take seconds: one line on stderr first, none for endgames."""
+    from tianjiu_sim.game.reference import deal_reference
+    from tianjiu_sim.game.tiles import tile_list
+
+    hands = [tile_list(h)[:5] for h in deal_reference(preset("hk"), 1, 3)]
+    res = run_cli("solve", "--deal", " | ".join(" ".join(h) for h in hands), "--dong", "1,1,1,0", "--leader", "0",
+                  "--format", "json")
+    assert res.code == 0, res.err
+    assert "exact search with 20 tiles in hand" in res.err and "actions of the seat to act" in res.err
+    assert json.loads(res.out)["actions"]
+    res = run_cli(*DEAL, "--format", "json")
+    assert res.code == 0 and "exact search" not in res.err

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -106,6 +107,40 @@ def check_seat(pos: Position, seat: int | None) -> int:
     return seat
 
 
+# Tiles in hand from which a solve may take long (benchmarks/README.md, "Exact solver": with 4
+# players the median is 40–105 ms at 5 tiles a hand and the worst 0.8 s; at 6 tiles up to 18 s).
+LONG_SOLVE_TILES = 20
+
+
+class _SolveProgress:
+    """Says on stderr at once when a solve may be long, then counts the actions solved (a bar on a terminal)."""
+
+    def __init__(self, pos: Position):
+        self.held = sum(bin(h).count("1") for h in pos.hands)
+        self.bar = None
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.held < LONG_SOLVE_TILES:
+            return
+        if self.bar is None:
+            from tqdm import tqdm  # noqa: PLC0415
+
+            click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take seconds to minutes "
+                       f"(a full deal far longer); solving the {total} actions of the seat to act one by one",
+                       err=True)
+            self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
+                            disable=not sys.stderr.isatty(), dynamic_ncols=True)
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def _num(v: float):
     return int(v) if float(v).is_integer() else round(float(v), 6)
 
@@ -135,7 +170,8 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
-    sol = Solver(rules).solve(pos, seat)
+    with _SolveProgress(pos) as progress:
+        sol = Solver(rules).solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
     if fmt == "json":

@@ -258,8 +258,11 @@ class Solver:
         """The position after the seat to act plays `action` with the tiles `mask`."""
         return advance(self.rules, self.cat, pos, action, mask)
 
-    def solve(self, pos: Position, seat: int | None = None) -> Solution:
-        """V_seat of the position and of each distinct legal action of the seat to act."""
+    def solve(self, pos: Position, seat: int | None = None, on_action=None) -> Solution:
+        """V_seat of the position and of each distinct legal action of the seat to act.
+
+        on_action(done, total), if given, is called before the first action is solved and after each one.
+        """
         pos.check()
         to_act = pos.to_act()
         if to_act < 0:
@@ -272,7 +275,10 @@ class Solver:
         nodes = 0
         actions = []
         guess = 0.0
-        for action, mask in self.legal_actions(pos):
+        legal = self.legal_actions(pos)
+        if on_action is not None:
+            on_action(0, len(legal))
+        for action, mask in legal:
             child = self.apply(pos, action, mask)
             if child.to_act() < 0:
                 v = float(child.paid[seat]) - paid0  # the deal is over: `paid` is the whole result
@@ -282,6 +288,8 @@ class Solver:
                 v = fut + (child.paid[seat] if child.paid else 0) - paid0
                 guess = fut
             actions.append(Action(action, mask, v + paid0))
+            if on_action is not None:
+                on_action(len(actions), len(legal))
         chance = not pos.trick and bool(self.dice_suits(pos))
         if chance:
             value, n = self._value(pos, seat)
