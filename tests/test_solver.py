@@ -150,6 +150,33 @@ def test_solver_equals_brute_force_many(name):
     _check_random(name, int(os.environ.get("SOLVER_POSITIONS", "10000")), seed=2026)
 
 
+def _cut_position(rules, rng: random.Random, tiles: int) -> Position:
+    """A random deal cut to `tiles` tiles a hand at a trick boundary, the other 戙 spread at random."""
+    hands = R.deal_reference(rules, rng.randrange(10**6), rng.randrange(1000))
+    cut = tuple(sum(1 << b for b in rng.sample([b for b in range(32) if h >> b & 1], tiles)) for h in hands)
+    dong = [0] * rules.players
+    for _ in range(rules.tiles_per_player - tiles):
+        dong[rng.randrange(rules.players)] += 1
+    return Position(rules, cut, tuple(dong), rng.randrange(rules.players))
+
+
+@pytest.mark.parametrize("name,tiles,count", [("hk", 4, 120), ("hk-bonus", 4, 60), ("folk", 4, 120),
+                                              ("folk3", 5, 60), ("folk2", 6, 60), ("hk", 5, 15)])
+def test_dominated_discards_change_no_value(name, tiles, count):
+    """Seat s's dominated discards (solver docstring) cut nodes, never a value: positions beyond the brute force."""
+    rules = RULES[name]()
+    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, dominance=False)
+    rng = random.Random(tiles * 1000 + count)
+    saved = 0
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        (a, na), (b, nb) = on.value(pos, seat), off.value(pos, seat)
+        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
+        saved += nb - na
+    assert saved > 0  # the reduction does cut
+
+
 @pytest.mark.parametrize("name", ["hk", "folk"])
 def test_action_values_equal_brute_force(name):
     """Each listed action's value is the brute force's value after that action."""

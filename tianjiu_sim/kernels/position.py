@@ -151,8 +151,9 @@ class Solution:
 class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
-    def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS):
+    def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True):
         self.rules = rules
+        self.dominance = dominance  # False: search s's dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
         self.T = K.build_solver_tables(rules)
         self.Q = pack_params(rules)
@@ -166,6 +167,7 @@ class Solver:
         X = np.zeros(K.N_X, dtype=np.int64)
         X[K.X_SEAT] = seat
         X[K.X_HORIZON] = K.EXACT
+        X[K.X_NO_DOMINANCE] = 0 if self.dominance else 1
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)

@@ -33,7 +33,14 @@ Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read a
   beats (strongest first while an opponent of it is still to play, else cheapest); a killer move
   per ply (the last move that cut off there) is tried first.
 Not from DDS: a last trick of single tiles is settled by backward induction over the followers'
-beat/discard choices without recursing (`_last_single_trick`).
+beat/discard choices without recursing (`_last_single_trick`); and seat s never discards a
+*free* single (in no multi-tile play of its hand) while keeping a lower free single of the same
+class.  That discard is dominated: with the higher tile A kept instead of the lower W, s can copy
+every line W allows (A beats whatever W beats, and a play that beats A also beats W, so the other
+seats' replies to A are a subset of their replies to W; once A or W is played the two positions
+are the same), so s's value is never lower.  The argument needs a single player on the keeping
+side, so it is used for s (the maximiser) only: for the minimising side, which partner wins a
+trick matters, and a higher tile can stop a partner from overtaking.
 
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
@@ -77,7 +84,7 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
- X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE) = range(13)
+ X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE) = range(14)
 N_X = 14
 # X_HORIZON: tricks that start with more tiles a hand than this are played out, not searched:
 # every seat plays the first move of the search's own move ordering (a fixed function of the
@@ -85,6 +92,8 @@ N_X = 14
 # below the horizon.  EXACT (the default) searches everything.  This is how `pimc` and `oracle`
 # afford early decisions (strategies/search.py).
 EXACT = 99
+# X_NO_DOMINANCE = 1 switches off the dominated discards of seat s (module docstring), so a test
+# can check on positions too large for the brute force that the reduction changes no value.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -559,13 +568,19 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if p == killer:
                     ky[ply, nm] = -1000000000
                 nm += 1
-        # Discards: every set of `size` tiles taking the lowest bits of each group.
+        # Discards: every set of `size` tiles taking the lowest bits of each group; seat s keeps
+        # the higher of two free singles of one class (dominated discards, module docstring).
         nb = 0
         rest = hand
+        free = np.int64(0)
+        dominance = maxing and (not playout) and X[X_NO_DOMINANCE] == 0
         while rest:
-            grow[G_BITS + nb] = ctz(rest)
+            b = ctz(rest)
+            grow[G_BITS + nb] = b
             nb += 1
             rest &= rest - 1
+            if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
+                free |= np.int64(1) << b
         c = (np.int64(1) << size) - 1
         while c < (np.int64(1) << nb):
             d = np.int64(0)
@@ -582,6 +597,13 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if grow[b] & ((np.int64(1) << b) - 1) & ~d:
                     ok = False
                     break
+                if free >> b & 1:
+                    row_b = ROW_TILE + b
+                    lower = T[row_b, K_CMASK] & ~T[row_b, K_ABOVE] & ~T[row_b, K_EQUAL] & ~(np.int64(1) << b)
+                    # (tiles of b's own group are interchangeable with it: the group rule picks among them)
+                    if free & lower & ~d & ~grow[b]:
+                        ok = False  # a lower free single of the class stays: discarding it is never worse
+                        break
                 key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
             if ok:
                 mv[ply, nm] = -(d + 1)
