@@ -87,7 +87,7 @@ def main() -> None:
             se = math.sqrt(float(r["se"]) ** 2 + float(h["se"]) ** 2)
             lines.append(f"| {feat} | {method} | {comp} | {int(r['holders'])} | {hp} | "
                          f"{fmt(h['value'], h['ci_low'], h['ci_high'])} | {fmt(d, d - Z * se, d + Z * se)} |")
-        lines.append(deals_note)
+        lines += ["", deals_note, ""] if deals_note else [""]
         if ("supreme", "counterfactual", "total") in pimc.index:
             p = pimc.loc[("supreme", "counterfactual", "total")]
             h = heur.loc[("supreme", "counterfactual", "total")]
