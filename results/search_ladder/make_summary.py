@@ -13,9 +13,13 @@ The gap share (pimc − heuristic) / (oracle − heuristic) is a ratio of two pa
 measured head to head on the same deals; it gets a cluster-robust interval over this folder's
 chunks (stats.ratio_ci), read from its chunk files (results/search_ladder/chunks, kept out of
 git). Every sentence is chosen from the intervals it quotes.
+
+`make_summary.py --folder results/search_ladder_w32 --pimc pimc:32` writes the same summary for
+another folder of the same design whose pimc plays other settings.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -31,10 +35,10 @@ LADDER = ["random", "greedy", "heuristic", "pimc", "oracle"]
 BOTS = HERE.parent / "strategy_ladder"
 
 
-def chunk_rows() -> pd.DataFrame:
+def chunk_rows(folder: Path) -> pd.DataFrame:
     """Every chunk's ladder rows, with its cell and chunk number."""
     rows = []
-    for f in sorted((HERE / "chunks").glob("c*/k*.json")):
+    for f in sorted((folder / "chunks").glob("c*/k*.json")):
         d = json.loads(f.read_text(encoding="utf-8"))
         t = d["tables"]["strategy_ladder"]
         for r in t["data"]:
@@ -63,26 +67,33 @@ def step(table: pd.DataFrame, rules: str, players: int, strong: str, weak: str) 
 
 
 def main() -> None:
-    """Write summary.md next to this script."""
-    search = pd.read_csv(HERE / "strategy_ladder.csv")
+    """Write summary.md into the folder (by default the one of this script)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--folder", type=Path, default=HERE)
+    ap.add_argument("--pimc", default="pimc", help="the pimc strategy's name in the folder's pairs")
+    args = ap.parse_args()
+    folder, pimc = args.folder, args.pimc
+    ladder = [pimc if x == "pimc" else x for x in LADDER]
+    search = pd.read_csv(folder / "strategy_ladder.csv")
     bots = pd.read_csv(BOTS / "strategy_ladder.csv")
-    chunks = chunk_rows()
+    chunks = chunk_rows(folder)
+    who = "pimc = 16 worlds" if pimc == "pimc" else f"{pimc} = pimc with {pimc.split(':')[1]} worlds"
     lines = ["# The strength ladder, head to head (issue 11)", "",
              "Each step is a duplicate run of its two strategies **alone at the table**: every deal is "
              "replayed with the two rotated through the seats, so each plays every seat on the same tiles. "
-             "pimc = 16 worlds, exact from 3 tiles a hand with 4 players, 4 with 3, 6 with 2; oracle "
+             f"{who}, exact from 3 tiles a hand with 4 players, 4 with 3, 6 with 2; oracle "
              "(**sees every hand**: an upper bound, not a fair player) is exact in the true deal from 4, 5 "
              "and 8 tiles a hand. Values are 戙 per deal per seat played; a step's difference is the "
              "stronger strategy's mean minus the weaker's on the same deals, with its 95% interval.", "",
              "The first two steps come from `results/strategy_ladder` (200,000 deals a table), the search steps "
-             "from this folder (`experiments/search_ladder.toml`). Written by `make_summary.py`.", ""]
+             f"from `results/{folder.name}`. Written by `results/search_ladder/make_summary.py`.", ""]
     for ci in sorted(search["cell"].unique()):
         sub = search[search["cell"] == ci]
         rules, players = sub["rules"].iloc[0], int(sub["players"].iloc[0])
         lines += [f"## {rules}, {players} players", "",
                   "| step | difference | 95% CI | deals | verdict |", "|---|---|---|---|---|"]
         ok = True
-        for weak, strong in zip(LADDER, LADDER[1:]):
+        for weak, strong in zip(ladder, ladder[1:]):
             src = bots if strong in ("greedy", "heuristic") else search
             row = step(src, rules, players, strong, weak)
             v = verdict(row["mean_ci_low"], row["mean_ci_high"])
@@ -93,13 +104,13 @@ def main() -> None:
         lines.append(f"| (oracle − heuristic) | {gap['mean']:+.3f} | [{gap['mean_ci_low']:+.3f}, "
                      f"{gap['mean_ci_high']:+.3f}] | {int(gap['n']):,} | the gap |")
         ch = chunks[chunks["cell"] == ci]
-        y, n = diff_sums(ch, "pimc", "heuristic").align(diff_sums(ch, "oracle", "heuristic"), join="inner")
+        y, n = diff_sums(ch, pimc, "heuristic").align(diff_sums(ch, "oracle", "heuristic"), join="inner")
         r, _, lo, hi = ratio_ci(float(y.sum()), float(n.sum()), float((y * y).sum()), float((y * n).sum()),
                                 float((n * n).sum()), len(y))
         lines += ["", f"Every step's interval excludes 0: **{'yes' if ok else 'no'}**. pimc closes **{r:.0%}** "
                   f"[{lo:.0%}, {hi:.0%}] of the heuristic → oracle gap ((pimc − heuristic) ÷ (oracle − heuristic), "
                   f"both head to head on the same deals; interval clustered over {len(y)} chunks of deals).", ""]
-    (HERE / "summary.md").write_text("\n".join(lines), encoding="utf-8")
+    (folder / "summary.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
 
 
