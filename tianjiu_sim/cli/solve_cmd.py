@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import TjsimError
 from ..game.rules import RuleSet
-from ..game.tiles import parse_deal, tile_list
+from ..game.tiles import parse_deal, popcount, tile_list
 from ..output.tables import render_table, to_csv
 from .options import emit, emit_json, format_options, parse_int_list, resolve_rules, rules_option
 
@@ -116,7 +116,7 @@ class _SolveProgress:
     """Says on stderr at once when a solve may be long, then counts the actions solved (a bar on a terminal)."""
 
     def __init__(self, pos: Position):
-        self.held = sum(bin(h).count("1") for h in pos.hands)
+        self.held = sum(popcount(h) for h in pos.hands)
         self.bar = None
 
     def __enter__(self):

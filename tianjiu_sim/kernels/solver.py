@@ -78,7 +78,7 @@ ROW_TILE = 288          # rows tile bit: columns K_*
 ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
 ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first (+32 where a class starts)
 N_TROWS = 353
-K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK = range(10)
+K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK, K_BELOW = range(11)
 
 # --- rule parameters: the engine's own array (layout.RULE_PARAMS, tables.pack_params), passed as Q
 
@@ -152,6 +152,7 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
         t[row, K_SUIT] = next(suit_index[s] for s, m in BB_FOLK_SUIT.items() if m >> b & 1)
         t[row, K_STR] = 100 * (r - lo) // max(1, hi - lo)
         t[row, K_CMASK] = sum(masks[q] for q in same)
+        t[row, K_BELOW] = sum(masks[q] for q in same if int(cat.rank[q]) < r)
     # Group reductions use "a tile is in a multi-tile play of the hand iff it is in a two-tile
     # play of the hand"; check that every tile of a larger play is in a two-tile play inside it.
     for m, k in zip(masks, cat.size):
@@ -597,13 +598,10 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if grow[b] & ((np.int64(1) << b) - 1) & ~d:
                     ok = False
                     break
-                if free >> b & 1:
-                    row_b = ROW_TILE + b
-                    lower = T[row_b, K_CMASK] & ~T[row_b, K_ABOVE] & ~T[row_b, K_EQUAL] & ~(np.int64(1) << b)
-                    # (tiles of b's own group are interchangeable with it: the group rule picks among them)
-                    if free & lower & ~d & ~grow[b]:
-                        ok = False  # a lower free single of the class stays: discarding it is never worse
-                        break
+                # (tiles of b's own group are interchangeable with it: the group rule picks among them)
+                if (free >> b & 1) and (free & T[ROW_TILE + b, K_BELOW] & ~d & ~grow[b]):
+                    ok = False  # a lower free single of the class stays: discarding it is never worse
+                    break
                 key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
             if ok:
                 mv[ply, nm] = -(d + 1)
