@@ -163,7 +163,7 @@ def _cut_position(rules, rng: random.Random, tiles: int) -> Position:
 @pytest.mark.parametrize("name,tiles,count", [("hk", 4, 120), ("hk-bonus", 4, 60), ("folk", 4, 120),
                                               ("folk3", 5, 60), ("folk2", 6, 60), ("hk", 5, 15)])
 def test_dominated_discards_change_no_value(name, tiles, count):
-    """Seat s's dominated discards (solver docstring) cut nodes, never a value: positions beyond the brute force."""
+    """Dominated discards, of seat s and of its opponents (solver docstring), cut nodes, never a value: beyond the brute force."""
     rules = RULES[name]()
     on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, dominance=False)
     rng = random.Random(tiles * 1000 + count)

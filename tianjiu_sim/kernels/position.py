@@ -153,7 +153,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True):
         self.rules = rules
-        self.dominance = dominance  # False: search s's dominated discards too (a test of the reduction)
+        self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
         self.T = K.build_solver_tables(rules)
         self.Q = pack_params(rules)

@@ -38,9 +38,11 @@ beat/discard choices without recursing (`_last_single_trick`); and seat s never 
 class.  That discard is dominated: with the higher tile A kept instead of the lower W, s can copy
 every line W allows (A beats whatever W beats, and a play that beats A also beats W, so the other
 seats' replies to A are a subset of their replies to W; once A or W is played the two positions
-are the same), so s's value is never lower.  The argument needs a single player on the keeping
-side, so it is used for s (the maximiser) only: for the minimising side, which partner wins a
-trick matters, and a higher tile can stop a partner from overtaking.
+are the same), so s's value is never lower.  The same holds for a minimising seat with one
+condition: none of its partners (the other minimisers) holds a tile of the class ranked above W
+and not above A.  For the minimising side which partner wins a trick matters, and such a tile
+could overtake W but not A; without one, the partners' replies to A are exactly their replies to
+W, s's are a subset, and the partners can copy every line W allows.
 
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
@@ -92,7 +94,7 @@ N_X = 14
 # below the horizon.  EXACT (the default) searches everything.  This is how `pimc` and `oracle`
 # afford early decisions (strategies/search.py).
 EXACT = 99
-# X_NO_DOMINANCE = 1 switches off the dominated discards of seat s (module docstring), so a test
+# X_NO_DOMINANCE = 1 switches off the dominated discards of every seat (module docstring), so a test
 # can check on positions too large for the brute force that the reduction changes no value.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
@@ -569,12 +571,14 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if p == killer:
                     ky[ply, nm] = -1000000000
                 nm += 1
-        # Discards: every set of `size` tiles taking the lowest bits of each group; seat s keeps
+        # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
         # the higher of two free singles of one class (dominated discards, module docstring).
         nb = 0
         rest = hand
         free = np.int64(0)
-        dominance = maxing and (not playout) and X[X_NO_DOMINANCE] == 0
+        dominance = (not playout) and X[X_NO_DOMINANCE] == 0
+        # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
+        mates = np.int64(0) if maxing else _others(hands, n, folded | (np.int64(1) << s), seat)
         while rest:
             b = ctz(rest)
             grow[G_BITS + nb] = b
@@ -599,9 +603,16 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     ok = False
                     break
                 # (tiles of b's own group are interchangeable with it: the group rule picks among them)
-                if (free >> b & 1) and (free & T[ROW_TILE + b, K_BELOW] & ~d & ~grow[b]):
-                    ok = False  # a lower free single of the class stays: discarding it is never worse
-                    break
+                if free >> b & 1:
+                    low = free & T[ROW_TILE + b, K_BELOW] & ~d & ~grow[b]
+                    while low:
+                        w = ctz(low)
+                        low &= low - 1
+                        if (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0:
+                            ok = False  # a lower free single of the class stays: discarding b is never better
+                            break
+                    if not ok:
+                        break
                 key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
             if ok:
                 mv[ply, nm] = -(d + 1)
