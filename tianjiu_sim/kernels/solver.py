@@ -259,6 +259,85 @@ def _terminal(Q, X, dong, closer, extra, catcher):
 
 
 @njit(cache=True, inline="always")
+def _owed(Q, X, i, d, closer):
+    """Seat i's settlement debt to `closer` with d 戙 at the end, before 全码 and 包尊 (§5.1–5.2)."""
+    base = Q[R_BASELINE] - d
+    if d == 0:
+        base += 1
+    if Q[R_BANKER_MULT] != 0 and (closer == X[X_BANKER] or (i == X[X_BANKER] and base > 0)):
+        return base * (X[X_STREAK] + 1)
+    return base
+
+
+@njit(cache=True, inline="always")
+def _static_bounds(T, Q, X, hands, dong, rest):
+    """Bounds on seat s's result whatever the `rest` 戙 still to win go to and whoever closes.
+
+    A seat other than the closer ends with 0 to rest − 1 more 戙 (the closer wins the last
+    trick).  Each seat's debt to a closer falls as
+    its 戙 grow, 全码 and 包尊 scale the settlement by 1 to their product, and each bonus still
+    possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch) widens the bounds
+    by what it can move.  A zero-window test outside [lo, hi] needs no search: this is the
+    static counterpart of the quick tricks, and it settles the many nodes where s's worst or
+    best case already decides the test.
+    """
+    n = Q[R_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    act = X[X_ACTIVE]
+    sup = Q[R_SUPREME_MASK]
+    sup_held = False
+    for i in range(n):
+        if (hands[i] & sup) == sup:
+            sup_held = True
+    scale = Q[R_SWEEP] if Q[R_SWEEP] > 1 else 1
+    if sup_held and Q[R_SUPREME_CLOSE] != 0:
+        scale *= 2
+    # s closes: every other seat pays its debt, each within its own range (the sum is relaxed)
+    lo_c = 0
+    hi_c = 0
+    fixed = 0
+    for i in range(n):
+        if i == s:
+            continue
+        if folded >> i & 1:
+            fixed += Q[R_FOLD_COST]
+            continue
+        lo_c += _owed(Q, X, i, dong[i] + max(rest - 1, 0), s)
+        hi_c += _owed(Q, X, i, dong[i], s)
+    lo = min(lo_c, lo_c * scale) + fixed
+    hi = max(hi_c, hi_c * scale) + fixed
+    tie = CLOSE_EPS if X[X_CLOSE_TIE] != 0 else 0.0
+    lo_f = float(lo) + tie
+    hi_f = float(hi) + tie
+    # another seat closes: s pays its own debt, with 0 to rest − 1 more 戙
+    for c in range(n):
+        if c == s or (folded >> c & 1):
+            continue
+        worst = -_owed(Q, X, s, dong[s], c)
+        best = -_owed(Q, X, s, dong[s] + max(rest - 1, 0), c)
+        lo_f = min(lo_f, float(min(worst, worst * scale)))
+        hi_f = max(hi_f, float(max(best, best * scale)))
+    if X[X_PEND_LEADER] >= 0:
+        g = _give(X, X[X_PEND_LEADER], Q[R_SUPREME_BONUS])
+        lo_f += min(0.0, g)
+        hi_f += max(0.0, g)
+    if sup_held:
+        per = (Q[R_SUPREME_BONUS] if Q[R_SUPREME_BONUS] > 0 else 0) + (
+            Q[R_CLOSE_REWARD] if (Q[R_SUPREME_CLOSE] != 0 and Q[R_CLOSE_REWARD] > 0) else 0)
+        lo_f -= per
+        hi_f += per * (act - 1)
+    if Q[R_QUARTET_BONUS] > 0:
+        quartets = 0
+        for i in range(n):
+            if popcount(hands[i]) >= 4:
+                quartets += popcount(hands[i]) // 4
+        lo_f -= Q[R_QUARTET_BONUS] * quartets
+        hi_f += Q[R_QUARTET_BONUS] * (act - 1) * quartets
+    return lo_f, hi_f
+
+
+@njit(cache=True, inline="always")
 def _groups(T, Q, hand, others, grow):
     """Tile groups of `hand` (module docstring): grow[bit] = mask of the group of each held bit."""
     dice = Q[R_DICE_ON] != 0
@@ -690,6 +769,11 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         else:
             _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
             ttb[idx] = -1
+        lo, hi = _static_bounds(T, Q, X, hands, dong, popcount(hand))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
         if (not playout) and not _any_tile(T, hand, K_ABOVE, others):
             cnt = popcount(hand)
