@@ -369,3 +369,25 @@ def test_bad_positions_are_rejected():
     sv, pos = position("hk", ["6-6 5-4", "1-1 6-2", "4-4 5-3", "3-1 4-1"], (2, 2, 1, 2), 0)
     with pytest.raises(TjsimError, match="add"):
         sv.value(pos, 0)
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_static_bounds_hold_the_value(name):
+    """The solver's static bounds (its cut before any move at a trick boundary) contain the brute-force value."""
+    from tianjiu_sim.kernels import solver as K
+
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(23)
+    tight = 0
+    for i in range(150):
+        pos = random_position(rules, rng)
+        if pos.trick:
+            continue
+        seat = rng.choice(pos.active())
+        X, hands, dong, _ = sv._arrays(pos, seat)
+        lo, hi = K._static_bounds(sv.T, sv.Q, X, hands, dong, popcount(pos.hands[pos.leader]))
+        want = brute(rules, pos, seat)
+        assert lo - 1e-9 <= want <= hi + 1e-9, (name, i, pos, seat, lo, hi, want)
+        tight += lo == want or hi == want
+    assert tight > 0  # the bounds are reached, so they can cut
