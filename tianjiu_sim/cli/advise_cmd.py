@@ -27,7 +27,7 @@ def _r(x: float) -> float:
 @click.option("--horizon", default=None, type=int,
               help="Solve exactly from tricks of at most this many tiles a hand; earlier tricks are "
                    "played out by the solver's move ordering (default: pimc's for the number of players: "
-                   "6 with 2, 4 with 3, 3 with 4).")
+                   "6 with 2, 4 with 3, 4 with 4).")
 @click.option("--throw", default=None, type=int,
               help="The residual-tile dice total (2–12), when the dice are thrown before this lead.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the worlds.")

@@ -10,9 +10,10 @@ AUTO = 0               # horizon code of `pimc`, `pimc:W` and `oracle`: chosen b
 # Default horizons by players (2, 3, 4), measured (benchmarks/README.md, "pimc and oracle"): fewer
 # players make each trick far cheaper to search, so the exact part starts earlier at a similar
 # cost per deal — 2 players: pimc:16 is exact from 6 tiles a hand (≈ 25 ms a deal), 3 players
-# from 4 (≈ 65 ms), 4 players from 3 (≈ 46 ms). oracle searches one world instead of W, so it
-# affords more: 8 (all of a 2-player deal), 5 and 4.
-PIMC_HORIZONS = (6, 4, 3)
+# from 4 (≈ 65 ms), 4 players from 4 (since the solver's static bounds, 2026-12-02: median 6 ms
+# a decision; pimc:16:4 − pimc:16:3 = +0.57 [+0.24, +0.90] 戙 in hk). oracle searches one world
+# instead of W, so it affords more: 8 (all of a 2-player deal), 5 and 4.
+PIMC_HORIZONS = (6, 4, 4)
 ORACLE_HORIZONS = (8, 5, 4)
 DEFAULT_HORIZON = PIMC_HORIZONS[2]    # 4 players (hk, folk)
 ORACLE_HORIZON = ORACLE_HORIZONS[2]
