@@ -57,7 +57,8 @@ def main() -> None:
              "The value to its holder, in 戙 per deal, of 至尊 (4-2 + 2-1) and of a 四大賀 quartet, measured "
              "as in `results/supreme_value` (conditional: holders − non-holders on the same deals; "
              "counterfactual: the holder's payment − the same deal replayed with the feature's tiles "
-             "swapped for random opponents' tiles), with **pimc (16 worlds) at every seat** instead of "
+             "swapped for random opponents' tiles), with **pimc (pimc:16:3: 16 worlds, exact from tricks of 3 tiles a hand, "
+             "the default until 2026-12-02) at every seat** instead of "
              "heuristic at every seat. pimc sees only what its seat sees. Intervals are 95%, clustered by "
              "deal. The pimc − heuristic column treats the two runs as independent (conservative). "
              "Reproduce: `run.sh`, then `make_report.py`.", ""]
