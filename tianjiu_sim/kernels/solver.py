@@ -270,21 +270,36 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, rest):
-    """Bounds on seat s's result whatever the `rest` 戙 still to win go to and whoever closes.
+def _static_bounds(T, Q, X, hands, dong, leader, rest):
+    """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
-    A seat other than the closer ends with 0 to rest − 1 more 戙 (the closer wins the last
-    trick).  Each seat's debt to a closer falls as
-    its 戙 grow, 全码 and 包尊 scale the settlement by 1 to their product, and each bonus still
+    The leader first cashes its sure singles, the tiles that no seat against it can beat (for a
+    leader of the minimising side, "against" is s alone: its partners let the trick go): s on
+    lead surely adds that many 戙, another leader surely keeps them from s, and a leader who can
+    cash every tile decides who closes.  Beyond that, a seat other than the closer ends with at
+    most rest − 1 more 戙 (the closer wins the last trick); each seat's debt to a closer falls
+    as its 戙 grow; 全码 and 包尊 scale the settlement by 1 to their product; and each bonus still
     possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch) widens the bounds
-    by what it can move.  A zero-window test outside [lo, hi] needs no search: this is the
-    static counterpart of the quick tricks, and it settles the many nodes where s's worst or
-    best case already decides the test.
+    by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
+    may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
+    the settlement: a zero-window test outside [lo, hi] needs no search.
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     act = X[X_ACTIVE]
+    against = _others(hands, n, folded, s) if leader == s else hands[s]
+    sure = 0
+    h = hands[leader]
+    while h:
+        b = ctz(h)
+        h &= h - 1
+        if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
+            sure += 1
+    if sure < rest and Q[R_DICE_ON] != 0:
+        sure = 0
+    gain_s = sure if leader == s else 0   # 戙 s surely adds
+    gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
     sup = Q[R_SUPREME_MASK]
     sup_held = False
     for i in range(n):
@@ -293,31 +308,33 @@ def _static_bounds(T, Q, X, hands, dong, rest):
     scale = Q[R_SWEEP] if Q[R_SWEEP] > 1 else 1
     if sup_held and Q[R_SUPREME_CLOSE] != 0:
         scale *= 2
-    # s closes: every other seat pays its debt, each within its own range (the sum is relaxed)
-    lo_c = 0
-    hi_c = 0
-    fixed = 0
-    for i in range(n):
-        if i == s:
-            continue
-        if folded >> i & 1:
-            fixed += Q[R_FOLD_COST]
-            continue
-        lo_c += _owed(Q, X, i, dong[i] + max(rest - 1, 0), s)
-        hi_c += _owed(Q, X, i, dong[i], s)
-    lo = min(lo_c, lo_c * scale) + fixed
-    hi = max(hi_c, hi_c * scale) + fixed
+    lo_f = INF
+    hi_f = -INF
     tie = CLOSE_EPS if X[X_CLOSE_TIE] != 0 else 0.0
-    lo_f = float(lo) + tie
-    hi_f = float(hi) + tie
-    # another seat closes: s pays its own debt, with 0 to rest − 1 more 戙
-    for c in range(n):
-        if c == s or (folded >> c & 1):
-            continue
-        worst = -_owed(Q, X, s, dong[s], c)
-        best = -_owed(Q, X, s, dong[s] + max(rest - 1, 0), c)
-        lo_f = min(lo_f, float(min(worst, worst * scale)))
-        hi_f = max(hi_f, float(max(best, best * scale)))
+    if gain_t < rest:
+        # s closes: every other seat pays its debt, each within its own range (the sum is relaxed)
+        lo_c = 0
+        hi_c = 0
+        fixed = 0
+        for i in range(n):
+            if i == s:
+                continue
+            if folded >> i & 1:
+                fixed += Q[R_FOLD_COST]
+                continue
+            lo_c += _owed(Q, X, i, dong[i] + rest - max(gain_s, 1), s)
+            hi_c += _owed(Q, X, i, dong[i] + (gain_t if i == leader else 0), s)
+        lo_f = float(min(lo_c, lo_c * scale) + fixed) + tie
+        hi_f = float(max(hi_c, hi_c * scale) + fixed) + tie
+    if gain_s < rest:
+        # another seat closes: s pays its own debt, with gain_s to rest − max(gain_t, 1) more 戙
+        for c in range(n):
+            if c == s or (folded >> c & 1):
+                continue
+            worst = -_owed(Q, X, s, dong[s] + gain_s, c)
+            best = -_owed(Q, X, s, dong[s] + max(rest - max(gain_t, 1), gain_s), c)
+            lo_f = min(lo_f, float(min(worst, worst * scale)))
+            hi_f = max(hi_f, float(max(best, best * scale)))
     if X[X_PEND_LEADER] >= 0:
         g = _give(X, X[X_PEND_LEADER], Q[R_SUPREME_BONUS])
         lo_f += min(0.0, g)
@@ -769,7 +786,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         else:
             _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
             ttb[idx] = -1
-        lo, hi = _static_bounds(T, Q, X, hands, dong, popcount(hand))
+        lo, hi = _static_bounds(T, Q, X, hands, dong, leader, popcount(hand))
         if lo >= beta:
             return lo
         if hi <= alpha:
