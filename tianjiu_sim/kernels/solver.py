@@ -844,6 +844,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
         if p == hint:
             key = -1000000000
+        elif p == grow[G_KILLER]:
+            key = -999999999
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
@@ -877,6 +879,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            if not playout:
+                grow[G_KILLER] = p
             break
     X[X_HAS_LED] = old_led
     if lead_p == -1:
