@@ -844,8 +844,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
         if p == hint:
             key = -1000000000
-        elif p == grow[G_KILLER]:
-            key = -999999999
+        elif p == grow[G_KILLER] and not playout:
+            key = -999999999  # the play-out stays a fixed function of the position
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
