@@ -43,19 +43,28 @@ def test_names_and_ids():
 
 
 def test_default_horizon_by_players():
-    """Without H the horizon is chosen by the table size (in the kernel and for advise/review)."""
-    for oracle, name, want in ((False, "pimc", (6, 4, 4)), (False, "pimc:8", (6, 4, 4)), (True, "oracle", (8, 5, 4))):
+    """Without H the horizon is chosen by the table size and the dice (in the kernel and for advise/review)."""
+    for oracle, name, dice, want in ((False, "pimc", False, (6, 4, 4)), (False, "pimc:8", False, (6, 4, 4)),
+                                     (False, "pimc", True, (6, 4, 3)), (True, "oracle", False, (8, 5, 4)),
+                                     (True, "oracle", True, (8, 5, 4))):
         pid = registry.policy_id(name)
         for players, h in zip((2, 3, 4), want):
-            assert S._horizon_of(pid, players) == h == registry.default_horizon(players, oracle)
+            assert S._horizon_of(pid, players, dice) == h == registry.default_horizon(players, oracle, dice)
     for players in (2, 3, 4):
-        assert S._horizon_of(registry.policy_id("pimc:16:5"), players) == 5
-        assert S._horizon_of(registry.policy_id("oracle:2"), players) == 2
+        for dice in (False, True):
+            assert S._horizon_of(registry.policy_id("pimc:16:5"), players, dice) == 5
+            assert S._horizon_of(registry.policy_id("oracle:2"), players, dice) == 2
+    assert preset("folk").dice_on and not preset("folk", players=2).dice_on and not preset("hk").dice_on
     assert registry.policy_name(registry.policy_id("pimc:16:3")) == "pimc:16:3"  # an explicit H is kept
     # with 4 players the default is H = 4: `pimc` and `pimc:16:4` play the same deals identically
     rules = preset("hk")
     a = run_deals(rules, ["pimc", "heuristic", "greedy", "heuristic"], 5, 6, threads=1)
     b = run_deals(rules, ["pimc:16:4", "heuristic", "greedy", "heuristic"], 5, 6, threads=1)
+    assert np.array_equal(a.payments, b.payments) and np.array_equal(a.dong, b.dong)
+    # and with the residual-tile dice (folk, 4 players) it is H = 3
+    folk = preset("folk")
+    a = run_deals(folk, ["pimc", "heuristic", "greedy", "heuristic"], 5, 4, threads=1)
+    b = run_deals(folk, ["pimc:16:3", "heuristic", "greedy", "heuristic"], 5, 4, threads=1)
     assert np.array_equal(a.payments, b.payments) and np.array_equal(a.dong, b.dong)
 
 

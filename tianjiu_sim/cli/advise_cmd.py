@@ -27,7 +27,7 @@ def _r(x: float) -> float:
 @click.option("--horizon", default=None, type=int,
               help="Solve exactly from tricks of at most this many tiles a hand; earlier tricks are "
                    "played out by the solver's move ordering (default: pimc's for the number of players: "
-                   "6 with 2, 4 with 3, 4 with 4).")
+                   "6 with 2, 4 with 3, 4 with 4, 3 with 4 and the residual-tile dice).")
 @click.option("--throw", default=None, type=int,
               help="The residual-tile dice total (2–12), when the dice are thrown before this lead.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the worlds.")
@@ -56,7 +56,7 @@ def advise(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, 
     if not 1 <= worlds <= S.MAX_WORLDS:
         raise TjsimError(f"--worlds must be 1 to {S.MAX_WORLDS}, got {worlds}")
     if horizon is None:
-        horizon = default_horizon(rules.players, oracle=False)
+        horizon = default_horizon(rules.players, oracle=False, dice=rules.dice_on)
     if not 1 <= horizon <= 16:
         raise TjsimError(f"--horizon must be 1 to 16, got {horizon}")
     if seed < 0:

@@ -47,6 +47,11 @@ class RuleSet:
     dice_za_min: int  # dice total from which it is 杂 (below dice_gong_min); lower totals: 幺
     deal_round: int  # round dealing: tiles taken at a time (§6)
 
+    @property
+    def dice_on(self) -> bool:
+        """Whether the residual-tile dice are thrown at this table (§4.7: never with 2 players)."""
+        return self.residual_dice and self.players != 2
+
     def describe(self) -> dict[str, Any]:
         """All settings as a plain dict (for `tjsim rules` and manifests)."""
         return dataclasses.asdict(self)

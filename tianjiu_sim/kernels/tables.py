@@ -58,7 +58,7 @@ def pack_params(rules: RuleSet) -> np.ndarray:
     p[R_SUIT_GONG] = BB_FOLK_SUIT["宫"]
     p[R_SUIT_ZA] = BB_FOLK_SUIT["杂"]
     p[R_SUIT_YAO] = BB_FOLK_SUIT["幺"]
-    p[R_DICE_ON] = rules.residual_dice and rules.players != 2
+    p[R_DICE_ON] = rules.dice_on
     p[R_SUPREME_MASK] = int(cat.mask[cat.supreme])
     return p
 

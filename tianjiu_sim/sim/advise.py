@@ -201,7 +201,7 @@ def advise(rules: RuleSet, pos: Position, hist: History, worlds: int, seed: int,
     if seat < 0:
         raise TjsimError("the deal is over at that point: nothing to advise")
     if horizon is None:
-        horizon = default_horizon(rules.players, oracle=False)
+        horizon = default_horizon(rules.players, oracle=False, dice=rules.dice_on)
     if not 1 <= worlds <= S.MAX_WORLDS:
         raise TjsimError(f"--worlds must be 1 to {S.MAX_WORLDS}, got {worlds}")
     obs = observation(rules, pos, hist, throw, forced_suit)

@@ -78,9 +78,9 @@ def review(rules: RuleSet, trace: dict, seat: int, worlds: int = 64, seed: int =
            horizon: int | None = None, oracle_horizon: int | None = None) -> list[Decision]:
     """Every decision of `seat` with a choice, in trace order (sort by loss to find the blunders).
 
-    The horizons default to pimc's and oracle's for the number of players (names.default_horizon).
+    The horizons default to pimc's and oracle's for the number of players and the dice (names.default_horizon).
     """
-    horizon = names.default_horizon(rules.players, oracle=False) if horizon is None else horizon
+    horizon = names.default_horizon(rules.players, oracle=False, dice=rules.dice_on) if horizon is None else horizon
     oracle_horizon = names.default_horizon(rules.players, oracle=True) if oracle_horizon is None else oracle_horizon
     if not 0 <= seat < rules.players:
         raise TjsimError(f"--seat must be a seat 0 to {rules.players - 1}, got {seat}")

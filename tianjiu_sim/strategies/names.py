@@ -11,11 +11,15 @@ AUTO = 0               # horizon code of `pimc`, `pimc:W` and `oracle`: chosen b
 # players make each trick far cheaper to search, so the exact part starts earlier at a similar
 # cost per deal — 2 players: pimc:16 is exact from 6 tiles a hand (≈ 25 ms a deal), 3 players
 # from 4 (≈ 65 ms), 4 players from 4 (since the solver's static bounds, 2026-12-02: median 6 ms
-# a decision; pimc:16:4 − pimc:16:3 = +0.57 [+0.24, +0.90] 戙 in hk). oracle searches one world
-# instead of W, so it affords more: 8 (all of a 2-player deal), 5 and 4.
+# a decision in hk; pimc:16:4 − pimc:16:3 = +0.57 [+0.24, +0.90] 戙 in hk). The residual-tile
+# dice (§4.7, folk with 3–4 players) make every endgame search a chance node over three suits
+# without pruning (≈ 4× the nodes of the same 4-tile positions without dice), so with the dice
+# on and 4 players pimc stays exact from 3. oracle searches one world instead of W, so it
+# affords more: 8 (all of a 2-player deal), 5 and 4.
 PIMC_HORIZONS = (6, 4, 4)
+PIMC_HORIZONS_DICE = (6, 4, 3)
 ORACLE_HORIZONS = (8, 5, 4)
-DEFAULT_HORIZON = PIMC_HORIZONS[2]    # 4 players (hk, folk)
+DEFAULT_HORIZON = PIMC_HORIZONS[2]    # 4 players without the dice (hk)
 ORACLE_HORIZON = ORACLE_HORIZONS[2]
 MAX_WORLDS = 4096
 MAX_HORIZON = 16
@@ -29,9 +33,9 @@ def _search_id(horizon: int, worlds: int) -> int:
     return SEARCH + horizon * 10000 + worlds
 
 
-def default_horizon(players: int, oracle: bool) -> int:
-    """The horizon `pimc` (or `oracle`) uses at a table of `players` when its name sets none."""
-    table = ORACLE_HORIZONS if oracle else PIMC_HORIZONS
+def default_horizon(players: int, oracle: bool, dice: bool = False) -> int:
+    """The horizon `pimc` (or `oracle`) uses at a table of `players`, dice on or off, when its name sets none."""
+    table = ORACLE_HORIZONS if oracle else (PIMC_HORIZONS_DICE if dice else PIMC_HORIZONS)
     return table[min(max(players, 2), 4) - 2]
 
 
@@ -41,7 +45,7 @@ def policy_id(name: str) -> int:
     `pimc:W` draws W worlds (1–4096); `pimc:W:H` and `oracle:H` also set the horizon H: tricks
     that start with more than H tiles a hand are played out by the solver's move ordering, the
     rest is solved exactly (strategies/search.py). Without H the horizon depends on the number
-    of players (`default_horizon`).
+    of players and the residual-tile dice (`default_horizon`).
     """
     name = name.strip()
     if name in POLICIES:

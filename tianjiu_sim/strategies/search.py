@@ -16,7 +16,8 @@ the solver is exact (kernels/solver.py, X_HORIZON). With `horizon` = tiles a han
 is exact. The default horizons depend on the number of players and are measured
 (benchmarks/README.md, "pimc and oracle"; names.PIMC_HORIZONS / ORACLE_HORIZONS): with 4 players
 `pimc` solves exactly from 4 tiles a hand (median 6 ms a decision at 16 worlds in `hk`, 99th
-percentile ≈ 0.1 s; from 5 tiles the 99th percentile is ≈ 2 s), with 3 from 4 and with 2 from 6,
+percentile ≈ 0.1 s; from 5 tiles the 99th percentile is ≈ 2 s) — from 3 where the residual-tile
+dice are on (folk), whose chance nodes cost ≈ 4× the nodes — with 3 from 4 and with 2 from 6,
 where a trick has fewer plays; `oracle` (one world, not 16) from 4, 5 and 8.
 
 Candidates come from the decider's own hand only, so they are the same in every world: each
@@ -42,7 +43,7 @@ from ..kernels.bits import ctz, popcount
 from ..kernels.layout import (
     O_ACTIVE, O_BANKER, O_CAUGHT, O_DISC, O_DONG, O_FIRST_LEAD, O_FOLDED, O_HAND, O_LEAD_PLAY,
     O_LEAD_SIZE, O_LEADER, O_LED, O_PEND_LEADER, O_PEND_WINNER, O_PLAYERS, O_SEAT, O_SEEN, O_SHOWN,
-    O_STREAK, O_TILES, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, P_MASK, R_FOLD_COST, R_SUPREME_PLAY
+    O_STREAK, O_TILES, O_WIN_IS_LEAD, O_WIN_PLAY, O_WIN_SEAT, P_MASK, R_DICE_ON, R_FOLD_COST, R_SUPREME_PLAY
 )
 from ..kernels.legality import legal_beats, legal_leads
 from ..kernels.tables import pack_params
@@ -360,19 +361,20 @@ _default_horizon = njit(cache=True)(default_horizon)
 
 
 @njit(cache=True)
-def _horizon_of(policy, players):
-    """The policy's horizon; names.AUTO means the default for the number of players."""
+def _horizon_of(policy, players, dice):
+    """The policy's horizon; names.AUTO means the default for the number of players and the dice."""
     h = np.int64((policy - SEARCH) // 10000)
     if h != AUTO:
         return h
-    return np.int64(_default_horizon(players, (policy - SEARCH) % 10000 == 0))
+    return np.int64(_default_horizon(players, (policy - SEARCH) % 10000 == 0, dice))
 
 
 @njit(cache=True)
 def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
     """Play id the search strategy leads."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+    h = _horizon_of(policy, obs[O_PLAYERS], params[R_DICE_ON] != 0)
+    nc = evaluate(obs, hands, w, h, np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
 
@@ -381,7 +383,8 @@ def search_lead(policy, obs, hands, tabs, params, st, buf, scr):
 def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
     """(play id, 0) to beat or (-1, tiles) to discard, as the search strategy decides."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+    h = _horizon_of(policy, obs[O_PLAYERS], params[R_DICE_ON] != 0)
+    nc = evaluate(obs, hands, w, h, np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     code = scr[14][_best(scr, nc, 1 if (w == 0 or nc == 1) else w)]
     if code >= 0:
@@ -393,6 +396,7 @@ def search_follow(policy, obs, hands, tabs, params, st, buf, scr):
 def search_fold(policy, obs, hands, tabs, params, st, buf, scr):
     """Whether the search strategy folds."""
     w = _worlds_of(policy)
-    nc = evaluate(obs, hands, w, _horizon_of(policy, obs[O_PLAYERS]), np.int64(0), np.int64(1), np.int64(0), np.int64(-1),
+    h = _horizon_of(policy, obs[O_PLAYERS], params[R_DICE_ON] != 0)
+    nc = evaluate(obs, hands, w, h, np.int64(0), np.int64(1), np.int64(0), np.int64(-1),
                   tabs, params, st, buf, scr)
     return scr[14][_best(scr, nc, 1 if w == 0 else w)] == FOLD
