@@ -34,7 +34,7 @@ def _search_id(horizon: int, worlds: int) -> int:
 
 
 def default_horizon(players: int, oracle: bool, dice: bool = False) -> int:
-    """The horizon `pimc` (or `oracle`) uses at a table of `players`, dice on or off, when its name sets none."""
+    """The horizon `pimc` (or `oracle`) uses at a table of `players`, dice on or off, if its name sets none."""
     table = ORACLE_HORIZONS if oracle else (PIMC_HORIZONS_DICE if dice else PIMC_HORIZONS)
     return table[min(max(players, 2), 4) - 2]
 

@@ -7,15 +7,15 @@ seats, undealt tiles) are out of play in a world — and scores every candidate 
 mean, over the same W worlds, of its paranoid value V_self in that world. `oracle` scores the
 candidates in the one true world: it sees all hands, an upper bound and never a fair player.
 
-What "value" means before the endgame. A full 8-tile deal takes the exact solver minutes
-(benchmarks/README.md, "Exact solver"), so every trick that starts with more than `horizon`
+What "value" means before the endgame. A full 8-tile deal takes the exact solver seconds to
+many minutes (benchmarks/README.md, "Exact solver"), so every trick that starts with more than `horizon`
 tiles a hand is *played out*: each seat plays the first move of the solver's own move
 ordering (sure winners and long plays first; a follower whose side wins discards its weakest
 tiles, otherwise beats), and from the first trick boundary with at most `horizon` tiles a hand
 the solver is exact (kernels/solver.py, X_HORIZON). With `horizon` = tiles a hand everything
-is exact. The default horizons depend on the number of players and are measured
-(benchmarks/README.md, "pimc and oracle"; names.PIMC_HORIZONS / ORACLE_HORIZONS): with 4 players
-`pimc` solves exactly from 4 tiles a hand (median 6 ms a decision at 16 worlds in `hk`, 99th
+is exact. The default horizons depend on the number of players and the dice and are measured
+(benchmarks/README.md, "pimc and oracle"; names.PIMC_HORIZONS, PIMC_HORIZONS_DICE,
+ORACLE_HORIZONS): with 4 players `pimc` solves exactly from 4 tiles a hand (median 6 ms a decision at 16 worlds in `hk`, 99th
 percentile ≈ 0.1 s; from 5 tiles the 99th percentile is ≈ 2 s) — from 3 where the residual-tile
 dice are on (folk), whose chance nodes cost ≈ 4× the nodes — with 3 from 4 and with 2 from 6,
 where a trick has fewer plays; `oracle` (one world, not 16) from 4, 5 and 8.
@@ -53,7 +53,7 @@ from .names import AUTO, default_horizon
 SEARCH = 100            # policy id of a search strategy: SEARCH + horizon × 10000 + worlds (0: oracle)
 DEFAULT_WORLDS = 16
 MAX_WORLDS = 4096
-HORIZON = 4             # pimc's default with 4 players (names.PIMC_HORIZONS: 2 and 3 players search from more tiles)
+HORIZON = 4             # pimc's default with 4 players and no dice (names.PIMC_HORIZONS)
 MAX_DISCARDS = 12
 MAX_CANDIDATES = 64
 SEARCH_TT_BITS = 16     # endgame searches store a few thousand boundaries
