@@ -386,7 +386,12 @@ def test_static_bounds_hold_the_value(name):
             continue
         seat = rng.choice(pos.active())
         X, hands, dong, _ = sv._arrays(pos, seat)
-        lo, hi = K._static_bounds(sv.T, sv.Q, X, hands, dong, pos.leader, popcount(pos.hands[pos.leader]))
+        others = 0
+        for i in pos.active():
+            if i != pos.leader:
+                others |= pos.hands[i]
+        lo, hi = K._static_bounds(sv.T, sv.Q, X, hands, dong, pos.leader, others,
+                                    popcount(pos.hands[pos.leader]))
         want = brute(rules, pos, seat)
         assert lo - 1e-9 <= want <= hi + 1e-9, (name, i, pos, seat, lo, hi, want)
         tight += lo == want or hi == want

@@ -270,7 +270,7 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, leader, rest):
+def _static_bounds(T, Q, X, hands, dong, leader, others, rest):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
     The leader first cashes its sure singles, the tiles that no seat against it can beat (for a
@@ -288,7 +288,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, rest):
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     act = X[X_ACTIVE]
-    against = _others(hands, n, folded, s) if leader == s else hands[s]
+    against = others if leader == s else hands[s]  # `others`: every active seat but the leader
     sure = 0
     h = hands[leader]
     while h:
@@ -674,7 +674,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         free = np.int64(0)
         dominance = (not playout) and X[X_NO_DOMINANCE] == 0
         # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
-        mates = np.int64(0) if maxing else _others(hands, n, folded | (np.int64(1) << s), seat)
+        mates = np.int64(0)
+        if dominance and not maxing:
+            mates = _others(hands, n, folded | (np.int64(1) << s), seat)
         while rest:
             b = ctz(rest)
             grow[G_BITS + nb] = b
@@ -786,7 +788,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         else:
             _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
             ttb[idx] = -1
-        lo, hi = _static_bounds(T, Q, X, hands, dong, leader, popcount(hand))
+        lo, hi = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand))
         if lo >= beta:
             return lo
         if hi <= alpha:
