@@ -7,6 +7,11 @@ solve.  `--tiles K` solves the same kind of position with K tiles a hand left (t
 8 − K 戙 spread at random), to see how the cost grows towards a full deal.  Prints a Markdown
 report for benchmarks/README.md.
 
+`--max-nodes N` gives a solve up after N nodes (its time and nodes are then lower bounds).  The
+median stays exact while fewer than half the solves give up (they all lie above it); the worst
+is then reported as "> cap" with how many gave up.  `--seats 0` or `--seats 3` runs one side,
+so the two can run as two processes.
+
     NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 8
     NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 6
 """
@@ -65,31 +70,40 @@ def main() -> None:
     ap.add_argument("--tiles", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tt-bits", type=int, default=22)
+    ap.add_argument("--max-nodes", type=int, default=0, help="give a solve up after this many nodes (0: never)")
+    ap.add_argument("--seats", default="0,3", help="perspective seats, comma-separated")
     args = ap.parse_args()
     rules = preset("hk")
-    solver = Solver(rules, tt_bits=args.tt_bits)
+    solver = Solver(rules, tt_bits=args.tt_bits, max_nodes=args.max_nodes)
     solver.value(position(rules, args.seed, 0, 1), 0)  # compile / load the kernel first
-    rows = {0: [], 3: []}
+    rows = {int(x): [] for x in args.seats.split(",")}
     t_all = time.perf_counter()
     for i in range(args.deals):
         pos = position(rules, args.seed, i, args.tiles)
         for seat in rows:
             t = time.perf_counter()
-            _, nodes = solver.value(pos, seat)
-            rows[seat].append((time.perf_counter() - t, nodes))
-        print(f"deal {i}: {rows[0][-1][0]:.3f} s / {rows[3][-1][0]:.3f} s", file=sys.stderr, flush=True)
+            v, nodes = solver.value(pos, seat)
+            rows[seat].append((time.perf_counter() - t, nodes, v != v))
+        print(f"deal {i}: " + " / ".join(f"{got[-1][0]:.3f} s{' (gave up)' if got[-1][2] else ''}"
+                                         for got in rows.values()), file=sys.stderr, flush=True)
     total = time.perf_counter() - t_all
     print(f"### Solver, `hk`, {args.tiles} tiles a hand, banker to lead — "
           f"{datetime.date.today().isoformat()}, {cpu_model()}, 1 thread\n")
-    print(f"{args.deals} deals (seed {args.seed}), TT 2^{args.tt_bits} entries, total {total:.1f} s.\n")
-    print("| perspective | median time | worst time | median nodes | worst nodes |")
-    print("|---|---|---|---|---|")
+    cap = f", a solve gives up after {args.max_nodes:,} nodes" if args.max_nodes else ""
+    print(f"{args.deals} deals (seed {args.seed}), TT 2^{args.tt_bits} entries{cap}, total {total:.1f} s.\n")
+    print("| perspective | median time | worst time | median nodes | worst nodes | gave up |")
+    print("|---|---|---|---|---|---|")
     for seat, got in rows.items():
-        times = [t for t, _ in got]
-        nodes = [n for _, n in got]
-        name = "banker (seat 0)" if seat == 0 else "seat 3"
-        print(f"| {name} | {statistics.median(times) * 1000:.1f} ms | {max(times) * 1000:.1f} ms | "
-              f"{int(statistics.median(nodes)):,} | {max(nodes):,} |")
+        times = [t for t, _, _ in got]
+        nodes = [n for _, n, _ in got]
+        quit_ = sum(q for _, _, q in got)
+        name = "banker (seat 0)" if seat == 0 else f"seat {seat}"
+        exact = 2 * quit_ < len(got)  # every solve that gave up lies above the median
+        med_t = f"{statistics.median(times) * 1000:.1f} ms" if exact else "unknown"
+        med_n = f"{int(statistics.median(nodes)):,}" if exact else "unknown"
+        worst_t = f"> {max(times) * 1000:.0f} ms" if quit_ else f"{max(times) * 1000:.1f} ms"
+        worst_n = f"> {args.max_nodes:,}" if quit_ else f"{max(nodes):,}"
+        print(f"| {name} | {med_t} | {worst_t} | {med_n} | {worst_n} | {quit_} of {len(got)} |")
 
 
 if __name__ == "__main__":

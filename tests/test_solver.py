@@ -396,3 +396,16 @@ def test_static_bounds_hold_the_value(name):
         assert lo - 1e-9 <= want <= hi + 1e-9, (name, i, pos, seat, lo, hi, want)
         tight += lo == want or hi == want
     assert tight > 0  # the bounds are reached, so they can cut
+
+
+def test_node_cap_gives_up_and_never_alters_a_value():
+    """A solver with a node cap returns NaN once it passes the cap, and the exact value below it."""
+    rules = preset("hk")
+    rng = random.Random(5)
+    nodes = 0
+    while nodes < 1000:
+        pos = _cut_position(rules, rng, 6)
+        exact, nodes = Solver(rules, tt_bits=16).value(pos, 0)
+    v, n = Solver(rules, tt_bits=16, max_nodes=nodes // 2).value(pos, 0)
+    assert v != v and nodes // 2 < n < nodes  # NaN: given up soon after the cap (the search unwinds)
+    assert Solver(rules, tt_bits=16, max_nodes=nodes + 1).value(pos, 0) == (exact, nodes)

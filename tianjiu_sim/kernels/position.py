@@ -151,7 +151,8 @@ class Solution:
 class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
-    def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True):
+    def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
+                 max_nodes: int = 0):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -160,6 +161,7 @@ class Solver:
         self.tt = K.new_tt(tt_bits)
         self.scratch = K.new_scratch()
         self.gen = 0
+        self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
 
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int):
@@ -168,6 +170,7 @@ class Solver:
         X[K.X_SEAT] = seat
         X[K.X_HORIZON] = K.EXACT
         X[K.X_NO_DOMINANCE] = 0 if self.dominance else 1
+        X[K.X_LIMIT] = self.max_nodes
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)

@@ -86,8 +86,10 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
- X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE) = range(14)
-N_X = 14
+ X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT) = range(15)
+N_X = 15
+# X_LIMIT > 0: give up once the search has visited that many nodes (a benchmark's cap on a slow
+# solve); solve_kernel then returns NaN and the nodes visited.
 # X_HORIZON: tricks that start with more tiles a hand than this are played out, not searched:
 # every seat plays the first move of the search's own move ordering (a fixed function of the
 # position: no killer, no TT hint), and the search is exact from the first trick boundary at or
@@ -589,6 +591,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     X[X_NODES] += 1
+    if X[X_LIMIT] > 0 and X[X_NODES] > X[X_LIMIT]:
+        return 0.0  # given up: solve_kernel reports NaN
     Z = np.int64(0)  # typed constants: a literal argument would compile another recursion
     ONE = np.int64(1)
     M1 = np.int64(-1)
@@ -911,4 +915,6 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             hi = v
         g = v
         X[X_ITER] += 1
+        if X[X_LIMIT] > 0 and X[X_NODES] > X[X_LIMIT]:
+            return np.nan
     return lo
