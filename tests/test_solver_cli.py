@@ -29,6 +29,8 @@ def test_solve_json_and_table():
     assert res.code == 0 and "Exact value for seat 3" in res.out and "-6" in res.out
     res = run_cli(*DEAL, "--format", "csv")
     assert res.out.splitlines()[0] == "action,tiles,value"
+    small = json.loads(run_cli(*DEAL, "--format", "json", "--tt-bits", "16").out)
+    assert small["value"] == out["value"] and small["actions"] == out["actions"]  # the table size: speed only
 
 
 @pytest.mark.parametrize("rules,seed", [("folk", 3), ("hk", 4)])
@@ -67,6 +69,7 @@ def test_solve_bad_input(tmp_path):
     assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,2",
                               "--leader", "0"), "add up")
     assert_user_error(run_cli(*DEAL, "--seat", "4"), "--seat")
+    assert_user_error(run_cli(*DEAL, "--tt-bits", "40"), "--tt-bits")
     assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1",
                               "--leader", "9"), "--leader")
     assert_user_error(run_cli("solve", "--dong", "2,2,1,1"), "--deal")

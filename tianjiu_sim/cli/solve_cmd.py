@@ -141,6 +141,12 @@ class _SolveProgress:
             self.bar.close()
 
 
+# 2^22 entries: on full deals 2.7-3x fewer nodes than 2^20 (the actions' searches share the table),
+# 2^24 only 25 % fewer for 4x the memory (benchmarks/README.md)
+SOLVE_TT_BITS = 22
+TT_BITS_MIN, TT_BITS_MAX = 16, 26
+
+
 def _num(v: float):
     return int(v) if float(v).is_integer() else round(float(v), 6)
 
@@ -149,9 +155,13 @@ def _num(v: float):
 @rules_option
 @position_options
 @click.option("--seat", default=None, type=int, help="Perspective seat (default: the seat to act).")
+@click.option("--tt-bits", default=SOLVE_TT_BITS, show_default=True, type=int,
+              help=f"Transposition table of 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
+                   f"{TT_BITS_MIN} to {TT_BITS_MAX}. The actions' searches share it: a larger one cuts "
+                   "a full deal's search (benchmarks/README.md).")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
-          seat, fmt, out) -> None:
+          seat, tt_bits, fmt, out) -> None:
     """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
@@ -167,11 +177,13 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     rules, pos = read_position(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at,
                                banker, streak)
     seat = check_seat(pos, seat)
+    if not TT_BITS_MIN <= tt_bits <= TT_BITS_MAX:
+        raise TjsimError(f"--tt-bits must be {TT_BITS_MIN} to {TT_BITS_MAX}, got {tt_bits}")
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
     with _SolveProgress(pos) as progress:
-        sol = Solver(rules).solve(pos, seat, on_action=progress)
+        sol = Solver(rules, tt_bits=tt_bits).solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
     if fmt == "json":
