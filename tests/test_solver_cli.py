@@ -31,6 +31,16 @@ def test_solve_json_and_table():
     assert res.out.splitlines()[0] == "action,tiles,value"
     small = json.loads(run_cli(*DEAL, "--format", "json", "--tt-bits", "16").out)
     assert small["value"] == out["value"] and small["actions"] == out["actions"]  # the table size: speed only
+    for seat in ("0", "3"):
+        whole = json.loads(run_cli(*DEAL, "--format", "json", "--seat", seat).out)
+        res = run_cli(*DEAL, "--format", "json", "--seat", seat, "--value-only")
+        assert res.code == 0, res.err
+        alone = json.loads(res.out)
+        assert "actions" not in alone and alone["value"] == whole["value"] and alone["seat"] == int(seat)
+        assert alone["nodes"] < whole["nodes"]  # one search, not one per action
+    res = run_cli(*DEAL, "--value-only")
+    assert res.code == 0 and "Exact value for seat 0" in res.out and ": 16" in res.out
+    assert run_cli(*DEAL, "--value-only", "--format", "csv").out.splitlines()[0] == "seat,value,to_act,chance,nodes"
 
 
 @pytest.mark.parametrize("rules,seed", [("folk", 3), ("hk", 4)])
@@ -51,6 +61,9 @@ def test_solve_trace_prefix_equals_brute_force(tmp_path, rules, seed):
     want = brute_value(rs, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
                        pos.trick, pos.has_led, pos.pending, pos.paid)
     assert got["seat"] == seat and abs(got["value"] - want) < 1e-6
+    res = run_cli("solve", "--rules", rules, "--trace", str(path), "--at", str(at), "--format", "json",
+                  "--value-only")
+    assert res.code == 0 and abs(json.loads(res.out)["value"] - want) < 1e-6, res.err
     # Before the last play the value of the action actually played is the trace's result.
     last = len(plays) - 1
     res = run_cli("solve", "--rules", rules, "--trace", str(path), "--at", str(last), "--format", "json")

@@ -147,6 +147,26 @@ SOLVE_TT_BITS = 22
 TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
+def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float) -> None:
+    """`--value-only`: V_seat of the position alone (seat, value, to_act, chance, nodes; no actions)."""
+    held = sum(popcount(h) for h in pos.hands)
+    if held >= LONG_SOLVE_TILES:
+        click.echo(f"tjsim: exact search with {held} tiles in hand: this can take seconds "
+                   "(a full deal sometimes minutes)", err=True)
+    value, nodes = solver.value(pos, seat)
+    chance = not pos.trick and bool(solver.dice_suits(pos))
+    secs = time.perf_counter() - t0
+    row = {"seat": seat, "value": _num(value), "to_act": pos.to_act(), "chance": chance, "nodes": nodes}
+    if fmt == "json":
+        emit_json(row, out, indent=None)
+    elif fmt == "csv":
+        emit(to_csv([row], list(row)), out)
+    else:
+        dice = " (before the residual-tile dice: the mean over the 36 throws)" if chance else ""
+        emit(f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
+             f"{_num(value)}{dice}\nSeat {pos.to_act()} to act; {nodes:,} nodes, {secs:.2f} s\n", out)
+
+
 def _num(v: float):
     return int(v) if float(v).is_integer() else round(float(v), 6)
 
@@ -159,9 +179,12 @@ def _num(v: float):
               help=f"Transposition table of 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
                    f"{TT_BITS_MIN} to {TT_BITS_MAX}. The actions' searches share it: a larger one cuts "
                    "a full deal's search (benchmarks/README.md).")
+@click.option("--value-only", is_flag=True,
+              help="Only the position's value, without each action's: one search instead of one per "
+                   "action (a full deal: seconds instead of minutes).")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
-          seat, tt_bits, fmt, out) -> None:
+          seat, tt_bits, value_only, fmt, out) -> None:
     """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
@@ -173,6 +196,7 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
       tjsim solve --deal "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1" --dong 2,2,1,1 --leader 0
       tjsim play --seed 7 --format json > deal.json
       tjsim solve --trace deal.json --at 12 --seat 3 --format json
+      tjsim solve --trace deal.json --at 0 --seat 3 --value-only
     """
     rules, pos = read_position(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at,
                                banker, streak)
@@ -182,8 +206,14 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
+    solver = Solver(rules, tt_bits=tt_bits)
+    if value_only:
+        if pos.to_act() < 0:
+            raise TjsimError("the deal is over at that point: no position to solve")
+        _value_only(solver, pos, seat, fmt, out, t0)
+        return
     with _SolveProgress(pos) as progress:
-        sol = Solver(rules, tt_bits=tt_bits).solve(pos, seat, on_action=progress)
+        sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
     if fmt == "json":
