@@ -129,8 +129,8 @@ class _SolveProgress:
             from tqdm import tqdm  # noqa: PLC0415
 
             click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take seconds to minutes "
-                       f"(a full deal far longer); solving the {total} actions of the seat to act one by one",
-                       err=True)
+                       f"(a full deal far longer); solving the {total} actions of the seat to act one by one "
+                       "(--value-only: the position's value alone, far sooner)", err=True)
             self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
                             disable=not sys.stderr.isatty(), dynamic_ncols=True)
         self.bar.n = done
