@@ -398,6 +398,22 @@ def _groups(T, Q, hand, others, grow):
 
 
 @njit(cache=True, inline="always")
+def _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader):
+    """Whether a seat from `seat` on, before the leader, holds a play beating the standing play."""
+    col = C_BU_LED if win_lead == 1 else C_BU_FOL
+    row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
+    x = seat
+    while x != leader:
+        h = hands[x]
+        if h & T[ROW_PLAY + win_p, col]:
+            for k in range(1, T[row, 0] + 1):
+                if _holds(T, T[row, k], h):
+                    return True
+        x = _next_active(x, n, folded)
+    return False
+
+
+@njit(cache=True, inline="always")
 def _any_tile(T, hand, col, against):
     """Whether some tile b of the hand has T[tile b, col] meeting `against` (e.g. a higher tile held)."""
     rest = hand
@@ -636,6 +652,20 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
 
         # A follower: beat the standing play or discard `size` tiles face down.
         playout = popcount(hands[leader]) + size > X[X_HORIZON]
+        if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
+                and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)
+                and not _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader)):
+            # The trick is decided: whatever the seats still to act discard, win_seat takes it.
+            # The next boundary's bounds, taken with their hands before the discard, hold for
+            # every discard (fewer tiles against a leader only tighten them), so they may cut now.
+            dong[win_seat] += size
+            lo2, hi2 = _static_bounds(T, Q, X, hands, dong, win_seat,
+                                      _others(hands, n, folded, win_seat), popcount(hands[leader]))
+            dong[win_seat] -= size
+            if lo2 >= beta:
+                return lo2
+            if hi2 <= alpha:
+                return hi2
         hand = hands[seat]
         grow = gp[ply]
         _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
