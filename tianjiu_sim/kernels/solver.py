@@ -272,7 +272,7 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, leader, others, rest):
+def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
     The leader first cashes its sure singles, the tiles that no seat against it can beat (for a
@@ -298,7 +298,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest):
         h &= h - 1
         if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
             sure += 1
-    if sure < rest and Q[R_DICE_ON] != 0:
+    if (sure < rest and Q[R_DICE_ON] != 0) or not count_sure:
         sure = 0
     gain_s = sure if leader == s else 0   # 戙 s surely adds
     gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
@@ -653,15 +653,22 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         # A follower: beat the standing play or discard `size` tiles face down.
         playout = popcount(hands[leader]) + size > X[X_HORIZON]
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
-                and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)
-                and not _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader)):
-            # The trick is decided: whatever the seats still to act discard, win_seat takes it.
-            # The next boundary's bounds, taken with their hands before the discard, hold for
-            # every discard (fewer tiles against a leader only tighten them), so they may cut now.
+                and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
+            decided = not _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader)
             dong[win_seat] += size
             lo2, hi2 = _static_bounds(T, Q, X, hands, dong, win_seat,
                                       _others(hands, n, folded, win_seat), popcount(hands[leader]))
             dong[win_seat] -= size
+            if not decided:
+                x = seat
+                while x != leader:
+                    dong[x] += size
+                    lo3, hi3 = _static_bounds(T, Q, X, hands, dong, x, _others(hands, n, folded, x),
+                                              popcount(hands[leader]), False)
+                    dong[x] -= size
+                    lo2 = min(lo2, lo3)
+                    hi2 = max(hi2, hi3)
+                    x = _next_active(x, n, folded)
             if lo2 >= beta:
                 return lo2
             if hi2 <= alpha:
