@@ -44,6 +44,19 @@ and not above A.  For the minimising side which partner wins a trick matters, an
 could overtake W but not A; without one, the partners' replies to A are exactly their replies to
 W, s's are a subset, and the partners can copy every line W allows.
 
+In-trick bounds (not from DDS either): the static bounds of a trick boundary (`_static_bounds`, DDS's
+quick tricks made into bounds on the settlement) are also taken inside a trick, at each follower,
+for the boundary that follows it: once for each seat that may still take the trick, with the
+trick's 戙 given to that seat and that seat leading next, the lowest and highest over the seats
+bounding the node.  The seats still to act hold their tiles before their discard or beat; every
+term of the bounds is monotone so that more tiles against the leader only widen them, except a
+leader's own sure plays, which are counted for the standing play's seat (its hand is final for
+the trick) and not for a seat still to act.  A trick that seat s cannot win, or that nobody can take
+from the standing play, then cuts before the discards of the seats still to act are searched — the
+face-down discards are the widest branching of the game.  Tricks led with 至尊 or (with its bonus) a
+quartet are left out, as is the last trick, which is settled exactly.  Full 8-tile banker solves:
+3.3 M → 20 k, 7.7 M → 0.67 M and 7.3 M → 0.14 M nodes (benchmarks/README.md).
+
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
 play of the hand, and with the dice on the two share a folk suit), so one representative per
@@ -284,7 +297,8 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch) widens the bounds
     by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
-    the settlement: a zero-window test outside [lo, hi] needs no search.
+    the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
+    the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
@@ -654,6 +668,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         playout = popcount(hands[leader]) + size > X[X_HORIZON]
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
+            # Bounds on the next boundary for every seat that may still take this trick, before any
+            # discard is searched (module docstring, "in-trick bounds").  A seat still to act may
+            # win only by beating, which removes tiles from its hand: its sure plays are not counted.
             decided = not _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader)
             dong[win_seat] += size
             lo2, hi2 = _static_bounds(T, Q, X, hands, dong, win_seat,
