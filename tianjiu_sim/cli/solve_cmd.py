@@ -147,6 +147,13 @@ SOLVE_TT_BITS = 22
 TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
+def _title(seat: int, value: float, chance: bool, to_act: int, nodes: int, secs: float) -> str:
+    """The table's heading: the perspective seat's exact value, who acts, the search's size and time."""
+    dice = " (after the residual-tile dice: the mean over the 36 throws)" if chance else ""
+    return (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
+            f"{_num(value)}{dice}\nSeat {to_act} to act; {nodes:,} nodes, {secs:.2f} s")
+
+
 def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float) -> None:
     """`--value-only`: V_seat of the position alone (seat, value, to_act, chance, nodes; no actions)."""
     held = sum(popcount(h) for h in pos.hands)
@@ -162,9 +169,7 @@ def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float) -> N
     elif fmt == "csv":
         emit(to_csv([row], list(row)), out)
     else:
-        dice = " (before the residual-tile dice: the mean over the 36 throws)" if chance else ""
-        emit(f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
-             f"{_num(value)}{dice}\nSeat {pos.to_act()} to act; {nodes:,} nodes, {secs:.2f} s\n", out)
+        emit(_title(seat, value, chance, pos.to_act(), nodes, secs) + "\n", out)
 
 
 def _num(v: float):
@@ -208,8 +213,6 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
 
     solver = Solver(rules, tt_bits=tt_bits)
     if value_only:
-        if pos.to_act() < 0:
-            raise TjsimError("the deal is over at that point: no position to solve")
         _value_only(solver, pos, seat, fmt, out, t0)
         return
     with _SolveProgress(pos) as progress:
@@ -225,7 +228,5 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     if fmt == "csv":
         emit(to_csv(rows, ["action", "tiles", "value"]), out)
         return
-    dice = " (after the residual-tile dice: the mean over the 36 throws)" if sol.chance else ""
-    title = (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
-             f"{_num(sol.value)}{dice}\nSeat {sol.to_act} to act; {sol.nodes:,} nodes, {secs:.2f} s")
+    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs)
     emit(render_table(rows, ["action", "tiles", "value", "best"], title=title), out)
