@@ -177,6 +177,38 @@ def test_dominated_discards_change_no_value(name, tiles, count):
     assert saved > 0  # the reduction does cut
 
 
+PROBE_CASES = [("hk", 6, 12), ("hk-bonus", 6, 6), ("folk", 6, 1), ("folk3", 7, 15), ("folk2", 8, 10)]
+
+
+@pytest.mark.parametrize("name,tiles,count", PROBE_CASES)
+def test_budgeted_probes_change_no_value(name, tiles, count):
+    """Budgeted probes near the root (solver docstring) reorder the search, never change a value."""
+    _check_probes(name, tiles, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,tiles,count", [(n, t, c * 10) for n, t, c in PROBE_CASES] + [("hk", 7, 10)])
+def test_budgeted_probes_change_no_value_many(name, tiles, count):
+    """The same on ten times as many positions, and on 7-tile hk positions."""
+    _check_probes(name, tiles, count)
+
+
+def _check_probes(name, tiles, count):
+    """Probes on and off give the same value on `count` random cut positions."""
+    rules = RULES[name]()
+    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, probes=False)
+    rng = random.Random(tiles * 7919 + 4)
+    nodes_on = nodes_off = 0
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        (a, na), (b, nb) = on.value(pos, seat), off.value(pos, seat)
+        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
+        nodes_on += na
+        nodes_off += nb
+    assert nodes_on != nodes_off  # the probes did run
+
+
 @pytest.mark.parametrize("name", ["hk", "folk"])
 def test_action_values_equal_brute_force(name):
     """Each listed action's value is the brute force's value after that action."""

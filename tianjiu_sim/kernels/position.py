@@ -152,7 +152,7 @@ class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
-                 max_nodes: int = 0):
+                 max_nodes: int = 0, probes: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -162,6 +162,7 @@ class Solver:
         self.scratch = K.new_scratch()
         self.gen = 0
         self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
+        self.probes = probes  # False: no budgeted probes (kernels/solver.py), for a test that they change no value
 
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int):
@@ -171,6 +172,8 @@ class Solver:
         X[K.X_HORIZON] = K.EXACT
         X[K.X_NO_DOMINANCE] = 0 if self.dominance else 1
         X[K.X_LIMIT] = self.max_nodes
+        X[K.X_PROBE_B0] = K.PROBE_B0 if self.probes else 0
+        X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)

@@ -99,8 +99,9 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
- X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT) = range(15)
-N_X = 15
+ X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
+ X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0) = range(19)
+N_X = 19
 # X_LIMIT > 0: give up once the search has visited that many nodes (a benchmark's cap on a slow
 # solve); solve_kernel then returns NaN and the nodes visited.
 # X_HORIZON: tricks that start with more tiles a hand than this are played out, not searched:
@@ -120,8 +121,15 @@ CLOSE_EPS = 1.0 / 65536.0
 MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
 MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
 TT_BITS = 20
-# per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, killer move
+# per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, two killer
+# moves (the last two moves that cut off at this ply, newest first)
 G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
+NO_KILLER = -(1 << 62)
+# Budgeted probes at trick boundaries with at least X_PROBE_TILES tiles a hand: first budget
+# X_PROBE_B0 nodes a lead, four times more each round, no budget after PROBE_ROUNDS rounds.
+PROBE_B0 = 1000
+PROBE_TILES = 6
+PROBE_ROUNDS = 4
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -338,8 +346,26 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
             if folded >> i & 1:
                 fixed += Q[R_FOLD_COST]
                 continue
-            lo_c += _owed(Q, X, i, dong[i] + rest - max(gain_s, 1), s)
+            lo_c += _owed(Q, X, i, dong[i], s)
             hi_c += _owed(Q, X, i, dong[i] + (gain_t if i == leader else 0), s)
+        # the others share at most rest - max(gain_s, 1) more 戙; each debt is convex in the 戙, so
+        # giving them one at a time where the debt falls most is the lowest total
+        ext = np.int64(0)
+        for k in range(rest - max(gain_s, 1)):
+            drop_b = 0
+            bi = -1
+            for i in range(n):
+                if i == s or (folded >> i & 1):
+                    continue
+                d = dong[i] + (ext >> (8 * i) & 255)
+                drop = _owed(Q, X, i, d, s) - _owed(Q, X, i, d + 1, s)
+                if drop > drop_b:
+                    drop_b = drop
+                    bi = i
+            if bi < 0:
+                break
+            lo_c -= drop_b
+            ext += np.int64(1) << (8 * bi)
         lo_f = float(min(lo_c, lo_c * scale) + fixed) + tie
         hi_f = float(max(hi_c, hi_c * scale) + fixed) + tie
     if gain_s < rest:
@@ -647,8 +673,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     X[X_NODES] += 1
-    if X[X_LIMIT] > 0 and X[X_NODES] > X[X_LIMIT]:
-        return 0.0  # given up: solve_kernel reports NaN
+    if X[X_BUDGET] > 0 and X[X_NODES] > X[X_BUDGET]:
+        X[X_ABORT] = 1  # out of budget: every caller returns at once and stores nothing
+        return 0.0
     Z = np.int64(0)  # typed constants: a literal argument would compile another recursion
     ONE = np.int64(1)
     M1 = np.int64(-1)
@@ -711,10 +738,13 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if (nxt == s) != maxing:
                 threat = True
             nxt = _next_active(nxt, n, folded)
-        killer = grow[G_KILLER] if not playout else np.int64(-(1 << 62))
+        bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
+        if ours and threat and (not maxing) and (not playout) and (hands[s] & bu) != 0:
+            ours = False  # a partner's play that s, still to act, may beat: overtake it first
+        killer = grow[G_KILLER] if not playout else np.int64(NO_KILLER)
+        killer2 = grow[G_KILLER + 1] if not playout else np.int64(NO_KILLER)
         nm = 0
         early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
-        bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
         if (not early) and (hand & bu) != 0:
             row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
             used = np.int64(0)
@@ -733,6 +763,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 ky[ply, nm] = (1000000 if ours else 0) + (-r if threat else r)
                 if p == killer:
                     ky[ply, nm] = -1000000000
+                elif p == killer2:
+                    ky[ply, nm] = -999999999
                 nm += 1
         # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
         # the higher of two free singles of one class (dominated discards, module docstring).
@@ -782,6 +814,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if ok:
                 mv[ply, nm] = -(d + 1)
                 ky[ply, nm] = key if -(d + 1) != killer else -1000000000
+                if -(d + 1) == killer2:
+                    ky[ply, nm] = -999999999
                 nm += 1
             t = c | (c - 1)  # Gosper: the next set of `size` bits
             c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
@@ -805,6 +839,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                             leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
                             alpha, beta)
                 hands[seat] ^= d
+            if X[X_ABORT] != 0:
+                return 0.0
             if maxing:
                 if v > best:
                     best = v
@@ -817,7 +853,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                         beta = v
             if alpha >= beta:
                 if not playout:
-                    gp[ply, G_KILLER] = code  # killer move: tried first at this ply next time
+                    if gp[ply, G_KILLER] != code:  # killer moves: tried first at this ply next time
+                        gp[ply, G_KILLER + 1] = gp[ply, G_KILLER]
+                        gp[ply, G_KILLER] = code
                 break
         return best
 
@@ -893,6 +931,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     suit = Q[R_SUIT_GONG + k]
                     v += w * _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
                                      leader, M2, M1, leader, Z, M1, Z, leader, suit, -INF, INF)
+                    if X[X_ABORT] != 0:
+                        return 0.0
                 v /= 36.0
                 _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, -INF, INF, -1)
                 return v
@@ -909,12 +949,20 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             b = ctz(T[ROW_PLAY + p, C_MASK])
             if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
-        sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
-        key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+        if playout:  # the play-out's own order (strategies/search.py: pimc and oracle depend on it)
+            sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
+            key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+        else:
+            # multi-tile plays first; a minimiser's partners let its lead go, so what matters
+            # is whether s can beat it
+            sure = ((others if maxing else hands[s]) & T[ROW_PLAY + p, C_BU_LED]) == 0
+            key = -(size * 100000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
         if p == hint:
             key = -1000000000
-        elif p == grow[G_KILLER] and not playout:
-            key = -999999999  # the play-out stays a fixed function of the position
+        elif p == grow[G_KILLER] and not playout:  # the play-out stays a fixed function of the position
+            key = -999999999
+        elif p == grow[G_KILLER + 1] and not playout:
+            key = -999999998
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
@@ -928,13 +976,49 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     b0 = beta
     best = -INF if maxing else INF
     bestp = -1
+    # Budgeted probes (near the root): every lead is first searched with a small node budget, the
+    # budget growing fourfold each round, so a lead whose proof is short is found before one whose
+    # proof is long.  A probe out of budget stores nothing and is tried again next round; after
+    # PROBE_ROUNDS rounds the leads left are searched without a budget.  ky[ply, j] = 1 marks lead
+    # j as still to search (the ordering keys are spent once the moves are sorted).
+    outer = X[X_BUDGET]
+    budget = X[X_PROBE_B0]
+    probing = (lead_p == -1 and (not playout) and budget > 0 and nm > 1
+               and popcount(hand) >= X[X_PROBE_TILES])
     for j in range(nm):
+        ky[ply, j] = 1
+    left = nm
+    rounds = 0
+    j = 0
+    while left > 0:
+        if j >= nm:
+            j = 0
+            rounds += 1
+            budget *= 4
+            continue
+        if ky[ply, j] == 0:
+            j += 1
+            continue
         p = mv[ply, j]
         m = T[ROW_PLAY + p, C_MASK]
+        if probing and rounds < PROBE_ROUNDS:
+            lim = X[X_NODES] + budget
+            X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
         hands[leader] ^= m
         v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
                     leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
         hands[leader] ^= m
+        X[X_BUDGET] = outer
+        if X[X_ABORT] != 0:
+            if not probing or (outer > 0 and X[X_NODES] > outer):
+                X[X_HAS_LED] = old_led
+                return 0.0  # an outer budget ran out: give up this node too, storing nothing
+            X[X_ABORT] = 0
+            j += 1
+            continue
+        ky[ply, j] = 0
+        left -= 1
+        j += 1
         if maxing:
             if v > best:
                 best = v
@@ -949,7 +1033,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     beta = v
         if alpha >= beta:
             if not playout:
-                grow[G_KILLER] = p
+                if grow[G_KILLER] != p:
+                    grow[G_KILLER + 1] = grow[G_KILLER]
+                    grow[G_KILLER] = p
             break
     X[X_HAS_LED] = old_led
     if lead_p == -1:
@@ -961,6 +1047,11 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
 def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                  leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess):
     """The exact value for seat X_SEAT of the node given as in `_search`: MTD(f) zero-window steps."""
+    for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
+        gp[i, G_KILLER] = NO_KILLER
+        gp[i, G_KILLER + 1] = NO_KILLER
+    X[X_BUDGET] = X[X_LIMIT]
+    X[X_ABORT] = 0
     lo = -INF
     hi = INF
     g = guess
@@ -978,6 +1069,6 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             hi = v
         g = v
         X[X_ITER] += 1
-        if X[X_LIMIT] > 0 and X[X_NODES] > X[X_LIMIT]:
+        if X[X_ABORT] != 0:
             return np.nan
     return lo
