@@ -30,8 +30,10 @@ Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read a
   for the maximiser on lead, an upper one for a minimiser) that cuts before any move is made;
 - move ordering in the spirit of `Moves::WeightAlloc*`: the TT's best lead first, sure winners
   next; a follower whose side is already winning discards its weakest tiles first, otherwise it
-  beats (strongest first while an opponent of it is still to play, else cheapest); a killer move
-  per ply (the last move that cut off there) is tried first.
+  beats (strongest first while an opponent of it is still to play, else cheapest); two killer
+  moves per ply (the last two that cut off there) are tried first.  Outside the play-out, leads of
+  more tiles come first, a minimiser counts a lead as sure when s cannot beat it (its partners let
+  it go), and a minimiser overtakes a partner's play that s, still to act, could beat.
 Not from DDS: a last trick of single tiles is settled by backward induction over the followers'
 beat/discard choices without recursing (`_last_single_trick`); and seat s never discards a
 *free* single (in no multi-tile play of its hand) while keeping a lower free single of the same
@@ -56,6 +58,17 @@ from the standing play, then cuts before the discards of the seats still to act 
 face-down discards are the widest branching of the game.  Tricks led with 至尊 or (with its bonus) a
 quartet are left out, as is the last trick, which is settled exactly.  Full 8-tile banker solves:
 3.3 M → 20 k, 7.7 M → 0.67 M and 7.3 M → 0.14 M nodes (benchmarks/README.md).
+
+Budgeted probes (not from DDS; the idea of searching the cheapest proof first, as in proof-number
+search, done with plain node budgets): at a trick boundary with at least PROBE_TILES tiles a hand
+every lead is first searched with a budget of PROBE_B0 nodes, then four times as many each round,
+and without a budget after PROBE_ROUNDS rounds.  A lead whose search completes counts as in plain
+alpha-beta (so the value is the same, whatever the order); a search out of budget stores nothing
+in the transposition table and unwinds (X_ABORT), to be tried again next round.  This matters in
+the proofs for a seat the others shut out: among a minimiser's leads that all hold s to nothing,
+one may be proved in 2 k nodes and another in 500 k (full deals for seat 3: median 0.5 M → 8 k
+nodes).  The same cap gives up a whole solve (X_LIMIT).  Probes at follower nodes were measured
+and not kept (−4 % nodes).
 
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
@@ -301,7 +314,10 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     lead surely adds that many 戙, another leader surely keeps them from s, and a leader who can
     cash every tile decides who closes.  Beyond that, a seat other than the closer ends with at
     most rest − 1 more 戙 (the closer wins the last trick); each seat's debt to a closer falls
-    as its 戙 grow; 全码 and 包尊 scale the settlement by 1 to their product; and each bonus still
+    as its 戙 grow, and when s closes the others share at most rest − max(gain_s, 1) more 戙
+    among them (the lowest total debt gives them one at a time where a debt falls most: each
+    debt is convex in the 戙, falling by 2 for the first and 1 for each next, times the banker
+    multiplier while it applies); 全码 and 包尊 scale the settlement by 1 to their product; and each bonus still
     possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch) widens the bounds
     by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
