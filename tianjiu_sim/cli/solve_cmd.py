@@ -186,7 +186,7 @@ def _num(v: float):
                    "a full deal's search (benchmarks/README.md).")
 @click.option("--value-only", is_flag=True,
               help="Only the position's value, without each action's: one search instead of one per "
-                   "action (a full deal: 0.2-0.5 s of search on five deals that took 1-44 s with their actions).")
+                   "action (a full deal: 1.0-1.5 s on five deals that took 1-110 s with their actions).")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
           seat, tt_bits, value_only, fmt, out) -> None:
