@@ -317,9 +317,9 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     as its 戙 grow, and when s closes the others share at most rest − max(gain_s, 1) more 戙
     among them (the lowest total debt gives them one at a time where a debt falls most: each
     debt is convex in the 戙, falling by 2 for the first and 1 for each next, times the banker
-    multiplier while it applies); 全码 and 包尊 scale the settlement by 1 to their product; and each bonus still
-    possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch) widens the bounds
-    by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
+    multiplier while it applies); 全码 and 包尊 scale the settlement by 1 to their product; and
+    each bonus still possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch)
+    widens the bounds by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
     the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
     the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
