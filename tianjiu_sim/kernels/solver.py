@@ -138,6 +138,7 @@ TT_BITS = 20
 # moves (the last two moves that cut off at this ply, newest first)
 G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
 NO_KILLER = -(1 << 62)
+KILLER_KEY = -999999999  # ordering key of a killer move: before every other move but the TT's best lead
 # Budgeted probes at trick boundaries with at least X_PROBE_TILES tiles a hand: first budget
 # X_PROBE_B0 nodes a lead, four times more each round, no budget after PROBE_ROUNDS rounds.
 PROBE_B0 = 1000
@@ -523,6 +524,26 @@ def _sort(mv, ky, ply, nm):
 
 
 @njit(cache=True, inline="always")
+def _killer_key(grow, code, key, playout):
+    """A move's ordering key, the ply's two killer moves first (not in the play-out, a fixed order)."""
+    if playout:
+        return key
+    if code == grow[G_KILLER]:
+        return KILLER_KEY
+    if code == grow[G_KILLER + 1]:
+        return KILLER_KEY + 1
+    return key
+
+
+@njit(cache=True, inline="always")
+def _remember_killer(grow, code):
+    """Make the move that cut off the ply's first killer, the previous first its second."""
+    if grow[G_KILLER] != code:
+        grow[G_KILLER + 1] = grow[G_KILLER]
+        grow[G_KILLER] = code
+
+
+@njit(cache=True, inline="always")
 def _others(hands, n, folded, seat):
     """Union of the hands of every other active seat."""
     o = np.int64(0)
@@ -757,8 +778,6 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
         if ours and threat and (not maxing) and (not playout) and (hands[s] & bu) != 0:
             ours = False  # a partner's play that s, still to act, may beat: overtake it first
-        killer = grow[G_KILLER] if not playout else np.int64(NO_KILLER)
-        killer2 = grow[G_KILLER + 1] if not playout else np.int64(NO_KILLER)
         nm = 0
         early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
         if (not early) and (hand & bu) != 0:
@@ -776,11 +795,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     used |= g
                 r = T[ROW_PLAY + p, C_RANK]
                 mv[ply, nm] = p
-                ky[ply, nm] = (1000000 if ours else 0) + (-r if threat else r)
-                if p == killer:
-                    ky[ply, nm] = -1000000000
-                elif p == killer2:
-                    ky[ply, nm] = -999999999
+                ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
                 nm += 1
         # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
         # the higher of two free singles of one class (dominated discards, module docstring).
@@ -829,9 +844,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
             if ok:
                 mv[ply, nm] = -(d + 1)
-                ky[ply, nm] = key if -(d + 1) != killer else -1000000000
-                if -(d + 1) == killer2:
-                    ky[ply, nm] = -999999999
+                ky[ply, nm] = _killer_key(grow, -(d + 1), key, playout)
                 nm += 1
             t = c | (c - 1)  # Gosper: the next set of `size` bits
             c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
@@ -869,9 +882,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                         beta = v
             if alpha >= beta:
                 if not playout:
-                    if gp[ply, G_KILLER] != code:  # killer moves: tried first at this ply next time
-                        gp[ply, G_KILLER + 1] = gp[ply, G_KILLER]
-                        gp[ply, G_KILLER] = code
+                    _remember_killer(grow, code)
                 break
         return best
 
@@ -973,12 +984,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             # is whether s can beat it
             sure = ((others if maxing else hands[s]) & T[ROW_PLAY + p, C_BU_LED]) == 0
             key = -(size * 100000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
-        if p == hint:
-            key = -1000000000
-        elif p == grow[G_KILLER] and not playout:  # the play-out stays a fixed function of the position
-            key = -999999999
-        elif p == grow[G_KILLER + 1] and not playout:
-            key = -999999998
+        key = -1000000000 if p == hint else _killer_key(grow, p, key, playout)
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
@@ -1049,9 +1055,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     beta = v
         if alpha >= beta:
             if not playout:
-                if grow[G_KILLER] != p:
-                    grow[G_KILLER + 1] = grow[G_KILLER]
-                    grow[G_KILLER] = p
+                _remember_killer(grow, p)
             break
     X[X_HAS_LED] = old_led
     if lead_p == -1:
