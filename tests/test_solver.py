@@ -441,3 +441,35 @@ def test_node_cap_gives_up_and_never_alters_a_value():
     v, n = Solver(rules, tt_bits=16, max_nodes=nodes // 2).value(pos, 0)
     assert v != v and nodes // 2 < n < nodes  # NaN: given up soon after the cap (the search unwinds)
     assert Solver(rules, tt_bits=16, max_nodes=nodes + 1).value(pos, 0) == (exact, nodes)
+
+
+def test_table_growth_changes_no_value(monkeypatch):
+    """A solve that outgrows the small starting table is run again on the full one: same values, node
+    counts that add up, and the user's node cap still counting every node of both runs."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = preset("hk")
+    rng = random.Random(11)
+    cases = []
+    while len(cases) < 6:
+        pos = _cut_position(rules, rng, 5)
+        exact, nodes = Solver(rules, tt_bits=14).value(pos, 0)
+        if nodes > 3000:
+            cases.append((pos, exact, nodes))
+    monkeypatch.setattr(P, "TT_START_BITS", 10)
+    monkeypatch.setattr(P, "GROW_NODES", 2000)
+    grown = 0
+    for pos, exact, nodes in cases:
+        sv = Solver(rules, tt_bits=14)
+        assert len(sv.tt[0]) == 1 << 10
+        v, n = sv.value(pos, 0)
+        assert v == exact and len(sv.tt[0]) == 1 << 14 and n > 2000
+        grown += 1
+        sol = sv.solve(pos, 0)  # on the grown table, and again from a fresh small one
+        fresh = Solver(rules, tt_bits=14).solve(pos, 0)
+        assert sol.value == fresh.value == exact and [a.value for a in sol.actions] == [a.value for a in fresh.actions]
+        capped = Solver(rules, tt_bits=14, max_nodes=2500)
+        v, n = capped.value(pos, 0)
+        assert (v != v and n < nodes + 2500) or v == exact
+        assert n <= 2000 + 2500 + 200  # both runs count against the cap (the search unwinds a little past it)
+    assert grown == len(cases)

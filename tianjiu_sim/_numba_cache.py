@@ -155,6 +155,34 @@ def install_compile_notice(stream=None) -> None:
     event.register("numba:compile", _Notice())
 
 
+# Optional imports numba makes while it sets up its compiler contexts, for features no tjsim
+# kernel uses: scipy.linalg (BLAS for np.dot inside kernels, ~140 ms) and cffi (C callbacks
+# through cffi, ~65 ms, most of it pycparser building its lexer).  Skipping them is a fifth of
+# the start-up of a command like `tjsim solve` (benchmarks/README.md, "Start-up").
+UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
+
+
+def lean_numba_contexts() -> None:
+    """Set up numba's typing and target contexts without the optional imports no kernel needs.
+
+    A module set to None in sys.modules makes its import fail at once, which numba takes as
+    "feature unavailable"; the entries are removed afterwards, so the rest of the program (e.g.
+    scipy.optimize in tjsim paigow) imports them as usual.
+    """
+    blocked = [m for m in UNUSED_BY_KERNELS if m not in sys.modules]
+    for m in blocked:
+        sys.modules[m] = None
+    try:
+        from numba.core.registry import cpu_target  # noqa: PLC0415
+
+        cpu_target.typing_context.refresh()
+        cpu_target.target_context.refresh()
+    finally:
+        for m in blocked:
+            if sys.modules.get(m, 0) is None:
+                del sys.modules[m]
+
+
 class _WhenNumbaLoads:
     """A meta-path finder that installs the compile notice right after numba is first imported."""
 
@@ -172,6 +200,7 @@ class _WhenNumbaLoads:
 
         def exec_then_install(module):
             exec_module(module)
+            lean_numba_contexts()
             install_compile_notice()
 
         spec.loader.exec_module = exec_then_install

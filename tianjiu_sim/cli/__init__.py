@@ -6,6 +6,7 @@ Every user error ends as one line on stderr and exit code 2 (INTERFACES.md, Erro
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import sys
@@ -14,6 +15,8 @@ import click
 
 from .._numba_cache import notice_when_numba_loads
 from ..errors import TjsimError
+
+GC_THRESHOLDS = (100_000, 20, 100)  # Python's default: (700, 10, 10)
 
 # command name → "module:function" inside tianjiu_sim.cli
 COMMANDS = {
@@ -54,6 +57,10 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):  # noqa: D401
         """Run the CLI; user errors → one line on stderr, exit code 2."""
+        # Start-up imports (numba, pandas) allocate hundreds of thousands of long-lived objects:
+        # with the default thresholds the collector walks them over and over, 0.1-0.2 s of a
+        # short command.  Rarer collections still collect (benchmarks/README.md, "Start-up").
+        gc.set_threshold(*GC_THRESHOLDS)
         notice_when_numba_loads()
         try:
             rv = super().main(args=args, prog_name=prog_name or "tjsim", standalone_mode=False, **extra)

@@ -148,6 +148,15 @@ class Solution:
     chance: bool  # the seat to act throws the residual-tile dice first
 
 
+# A Solver starts on a table of at most 2^TT_START_BITS entries (15 MB): allocating and first
+# touching 2^22 (235 MB) took 0.03-0.5 s on the benchmark VM, more than most full-deal searches
+# (median 31k nodes).  A search that passes GROW_NODES on the small table is given up and run
+# again on the full one, which later searches keep: at most 1M nodes (about 0.3 s) repeated, on
+# searches that take seconds (benchmarks/README.md, "Start-up").
+TT_START_BITS = 18
+GROW_NODES = 1_000_000
+
+
 class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
@@ -158,7 +167,8 @@ class Solver:
         self.cat = catalogue(rules)
         self.T = K.build_solver_tables(rules)
         self.Q = pack_params(rules)
-        self.tt = K.new_tt(tt_bits)
+        self.tt_bits = tt_bits  # the table's full size; it starts smaller (TT_START_BITS)
+        self.tt = K.new_tt(min(tt_bits, TT_START_BITS))
         self.scratch = K.new_scratch()
         self.gen = 0
         self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
@@ -171,7 +181,6 @@ class Solver:
         X[K.X_SEAT] = seat
         X[K.X_HORIZON] = K.EXACT
         X[K.X_NO_DOMINANCE] = 0 if self.dominance else 1
-        X[K.X_LIMIT] = self.max_nodes
         X[K.X_PROBE_B0] = K.PROBE_B0 if self.probes else 0
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_BANKER] = pos.banker
@@ -200,9 +209,23 @@ class Solver:
 
     def _value(self, pos: Position, seat: int, guess: float = 0.0) -> tuple[float, int]:
         """The future value for `seat` from `pos` (bonuses already paid excluded) and the nodes searched."""
-        X, hands, dong, node = self._arrays(pos, seat)
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
+        limit = self.max_nodes
+        small = len(self.tt[0]) < 1 << self.tt_bits
+        if small and (limit <= 0 or limit > GROW_NODES):
+            v, nodes = self._run(pos, seat, guess, GROW_NODES)
+            if not np.isnan(v):
+                return v, nodes
+            self.tt = K.new_tt(self.tt_bits)
+            v, more = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - nodes, 1))
+            return v, nodes + more
+        return self._run(pos, seat, guess, limit)
+
+    def _run(self, pos: Position, seat: int, guess: float, limit: int) -> tuple[float, int]:
+        """One call of the kernel on the current table, giving up after `limit` nodes (0: never)."""
+        X, hands, dong, node = self._arrays(pos, seat)
+        X[K.X_LIMIT] = limit
         v = K.solve_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess))
         return float(v), int(X[K.X_NODES])
 
