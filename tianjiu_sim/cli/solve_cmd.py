@@ -181,9 +181,9 @@ def _num(v: float):
 @position_options
 @click.option("--seat", default=None, type=int, help="Perspective seat (default: the seat to act).")
 @click.option("--tt-bits", default=SOLVE_TT_BITS, show_default=True, type=int,
-              help=f"Transposition table of 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
-                   f"{TT_BITS_MIN} to {TT_BITS_MAX}. The actions' searches share it: a larger one cuts "
-                   "a full deal's search (benchmarks/README.md).")
+              help=f"Transposition table of up to 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
+                   f"{TT_BITS_MIN} to {TT_BITS_MAX}. It starts at 2^18 (15 MB) and grows to 2^N when a "
+                   "search passes 1M nodes; the actions' searches share it (benchmarks/README.md).")
 @click.option("--value-only", is_flag=True,
               help="Only the position's value, without each action's: one search instead of one per "
                    "action (a full deal: 1.0-1.5 s on five deals that took 1-110 s with their actions).")

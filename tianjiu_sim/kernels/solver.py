@@ -870,14 +870,16 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if hi2 <= alpha:
                 return hi2
             # a seat still to act sure to take the trick: s raises the floor, an opponent lowers the ceiling
+            bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
             x = seat
             while x != leader:
-                lo2, hi2 = _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, mv[ply], x)
-                if x == s:
-                    if lo2 >= beta:
-                        return lo2
-                elif hi2 <= alpha:
-                    return hi2
+                if hands[x] & bu:  # x holds a tile of a play beating the standing one
+                    lo2, hi2 = _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, mv[ply], x)
+                    if x == s:
+                        if lo2 >= beta:
+                            return lo2
+                    elif hi2 <= alpha:
+                        return hi2
                 x = _next_active(x, n, folded)
         hand = hands[seat]
         grow = gp[ply]
