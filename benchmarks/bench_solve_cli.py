@@ -6,9 +6,12 @@ the first lead for the banker with every action (`tjsim solve --deal … --dong 
 or with `--value-only`.  The time is the wall time of the whole command: interpreter start, imports,
 loading the compiled kernels from the cache, the search and the output.  A run past `--timeout`
 seconds is stopped and counted as "> timeout".  Prints a Markdown report for benchmarks/README.md.
+Several `--tjsim` commands (e.g. a wrapper running an older checkout) are run in turn on each deal,
+so a before/after comparison sees the same drift of the machine; one row each.
 
     python benchmarks/bench_solve_cli.py --deals 60 --timeout 30
     python benchmarks/bench_solve_cli.py --deals 60 --value-only
+    python benchmarks/bench_solve_cli.py --deals 60 --tjsim ./tjsim-before --tjsim tjsim
 """
 from __future__ import annotations
 
@@ -39,44 +42,49 @@ def main() -> None:
     ap.add_argument("--value-only", action="store_true")
     # the console script next to this Python (a pyenv shim in PATH would add its own ~0.1 s)
     beside = Path(sys.executable).parent / "tjsim"
-    ap.add_argument("--tjsim", default=str(beside) if beside.exists() else shutil.which("tjsim") or "tjsim")
+    ap.add_argument("--tjsim", action="append", help="a tjsim command to time (repeat to compare builds)")
     args = ap.parse_args()
+    builds = args.tjsim or [str(beside) if beside.exists() else shutil.which("tjsim") or "tjsim"]
     rules = preset("hk")
     extra = ["--value-only"] if args.value_only else []
-    # one run first: the kernels are compiled or loaded into the OS file cache (a warm start)
-    hands = deal_reference(rules, args.seed, 0)
-    deal = " | ".join(format_hand(h) for h in hands)
-    subprocess.run([args.tjsim, "solve", "--deal", deal, "--dong", "0,0,0,0", "--leader", "0", "--value-only"],
-                   capture_output=True, check=True)
-    times, stopped = [], 0
-    for i in range(args.deals):
-        deal = " | ".join(format_hand(h) for h in deal_reference(rules, args.seed, i))
-        t = time.perf_counter()
-        try:
-            subprocess.run([args.tjsim, "solve", "--deal", deal, "--dong", "0,0,0,0", "--leader", "0", *extra],
-                           capture_output=True, check=True, timeout=args.timeout)
-            dt = time.perf_counter() - t
-        except subprocess.TimeoutExpired:
-            dt = float("inf")
-            stopped += 1
-        times.append(dt)
-        print(f"deal {i}: {dt:.2f} s", file=sys.stderr, flush=True)
-    done = sorted(times)
-    n = len(done)
 
-    def q(p: float) -> str:
-        v = done[min(n - 1, int(p * n))]
-        return f"> {args.timeout:.0f} s" if v == float("inf") else f"{v:.2f} s"
+    def command(tjsim: str, i: int, more: list[str]) -> list[str]:
+        deal = " | ".join(format_hand(h) for h in deal_reference(rules, args.seed, i))
+        return [tjsim, "solve", "--deal", deal, "--dong", "0,0,0,0", "--leader", "0", *more]
+
+    for tjsim in builds:  # one run first: the kernels are compiled or loaded into the OS file cache
+        subprocess.run(command(tjsim, 0, ["--value-only"]), capture_output=True, check=True)
+    times = {b: [] for b in builds}
+    for i in range(args.deals):
+        for tjsim in builds:
+            t = time.perf_counter()
+            try:
+                subprocess.run(command(tjsim, i, extra), capture_output=True, check=True, timeout=args.timeout)
+                dt = time.perf_counter() - t
+            except subprocess.TimeoutExpired:
+                dt = float("inf")
+            times[tjsim].append(dt)
+        print(f"deal {i}: " + " / ".join(f"{times[b][-1]:.2f} s" for b in builds), file=sys.stderr, flush=True)
 
     what = "the value only (--value-only)" if args.value_only else "the value and every action's value"
     print(f"### `tjsim solve` wall time, {what} — {datetime.date.today()}\n")
-    print(f"Machine: {cpu_model()}, {n} full `hk` deals (seed {args.seed}, deals 0–{n - 1}), banker to lead, "
-          f"warm cache, runs stopped after {args.timeout:.0f} s.\n")
-    print("| median | 75th pct | 90th pct | worst | ≤ 1 s | stopped |")
-    print("|---|---|---|---|---|---|")
-    med = statistics.median(done)
-    med_s = f"> {args.timeout:.0f} s" if med == float('inf') else f"{med:.2f} s"
-    print(f"| {med_s} | {q(0.75)} | {q(0.90)} | {q(1.0)} | {sum(t <= 1.0 for t in done)}/{n} | {stopped}/{n} |")
+    print(f"Machine: {cpu_model()}, {args.deals} full `hk` deals (seed {args.seed}, deals 0–{args.deals - 1}), "
+          f"banker to lead, warm cache, runs stopped after {args.timeout:.0f} s"
+          f"{', the builds run in turn on each deal' if len(builds) > 1 else ''}.\n")
+    print("| command | median | 75th pct | 90th pct | worst | ≤ 1 s | stopped |")
+    print("|---|---|---|---|---|---|---|")
+    for tjsim in builds:
+        done = sorted(times[tjsim])
+        n = len(done)
+
+        def fmt(v: float) -> str:
+            return f"> {args.timeout:.0f} s" if v == float("inf") else f"{v:.2f} s"
+
+        def q(p: float) -> str:
+            return fmt(done[min(n - 1, int(p * n))])
+
+        print(f"| `{tjsim}` | {fmt(statistics.median(done))} | {q(0.75)} | {q(0.90)} | {q(1.0)} "
+              f"| {sum(t <= 1.0 for t in done)}/{n} | {sum(t == float('inf') for t in done)}/{n} |")
 
 
 if __name__ == "__main__":
