@@ -473,3 +473,25 @@ def test_table_growth_changes_no_value(monkeypatch):
         assert (v != v and n < nodes + 2500) or v == exact
         assert n <= 2000 + 2500 + 200  # both runs count against the cap (the search unwinds a little past it)
     assert grown == len(cases)
+
+
+def test_node_cap_bounds_hold_the_exact_values():
+    """A capped solve: each action exact or NaN with proved bounds around the exact value; the same for the position."""
+    rules = preset("hk")
+    rng = random.Random(21)
+    gave_up = exact_under_cap = 0
+    for _ in range(12):
+        pos = _cut_position(rules, rng, 5)
+        full = Solver(rules, tt_bits=14).solve(pos, 0)
+        for cap in (50, 500, 5000):
+            sol = Solver(rules, tt_bits=14, max_nodes=cap).solve(pos, 0)
+            for a, b in zip(sol.actions, full.actions, strict=True):
+                assert a.mask == b.mask and a.low <= b.value <= a.high
+                if a.value == a.value:
+                    assert a.value == b.value == a.low == a.high
+                    exact_under_cap += 1
+                else:
+                    gave_up += 1
+            assert sol.low <= full.value <= sol.high
+            assert sol.value != sol.value or sol.value == full.value
+    assert gave_up > 0 and exact_under_cap > 0

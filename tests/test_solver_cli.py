@@ -83,6 +83,7 @@ def test_solve_bad_input(tmp_path):
                               "--leader", "0"), "add up")
     assert_user_error(run_cli(*DEAL, "--seat", "4"), "--seat")
     assert_user_error(run_cli(*DEAL, "--tt-bits", "40"), "--tt-bits")
+    assert_user_error(run_cli(*DEAL, "--max-nodes", "0"), "--max-nodes")
     assert_user_error(run_cli("solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1",
                               "--leader", "9"), "--leader")
     assert_user_error(run_cli("solve", "--dong", "2,2,1,1"), "--deal")
@@ -110,3 +111,29 @@ def test_solve_says_at_once_when_a_search_may_be_long():
     assert json.loads(res.out)["actions"]
     res = run_cli(*DEAL, "--format", "json")
     assert res.code == 0 and "exact search" not in res.err
+
+
+def test_solve_max_nodes_shows_the_bounds_it_proved():
+    """Under --max-nodes every value is exact or null with low/high bounds that hold the exact value."""
+    deal = ["solve", "--deal", "6-6 5-4 3-1 | 1-1 6-2 4-4 | 5-5 5-3 2-2 | 3-1 4-1 6-5", "--dong", "2,1,1,1",
+            "--leader", "1"]
+    exact = json.loads(run_cli(*deal, "--format", "json").out)
+    assert "low" not in exact and all("low" not in a for a in exact["actions"])  # default output unchanged
+    seen_null = False
+    for cap in ("1", "30", "300", "100000000"):
+        res = run_cli(*deal, "--format", "json", "--max-nodes", cap)
+        assert res.code == 0, res.err
+        got = json.loads(res.out)
+        for a, want in zip(got["actions"], exact["actions"], strict=True):
+            assert a["tiles"] == want["tiles"]
+            lo = -float("inf") if a["low"] is None else a["low"]
+            hi = float("inf") if a["high"] is None else a["high"]
+            assert lo <= want["value"] <= hi
+            assert a["value"] is None or a["value"] == want["value"] == lo == hi
+            seen_null |= a["value"] is None
+        assert got["value"] is None or got["value"] == exact["value"]
+    assert seen_null and got["value"] == exact["value"]  # small caps give up somewhere; a large one never
+    res = run_cli(*deal, "--max-nodes", "1")
+    assert res.code == 0 and "not exact: a search gave up at --max-nodes 1" in res.out
+    csv = run_cli(*deal, "--format", "csv", "--max-nodes", "1").out.splitlines()
+    assert csv[0] == "action,tiles,value,low,high"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -130,7 +131,8 @@ class _SolveProgress:
 
             click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take seconds, "
                        f"sometimes minutes; solving the {total} actions of the seat to act one by one "
-                       "(--value-only: the position's value alone, far sooner)", err=True)
+                       "(--value-only: the position's value alone, far sooner; --max-nodes N: bounds instead of waiting)",
+                       err=True)
             self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
                             disable=not sys.stderr.isatty(), dynamic_ncols=True)
         self.bar.n = done
@@ -147,29 +149,53 @@ SOLVE_TT_BITS = 22
 TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
-def _title(seat: int, value: float, chance: bool, to_act: int, nodes: int, secs: float) -> str:
+def _title(seat: int, value: float, chance: bool, to_act: int, nodes: int, secs: float,
+           low: float, high: float, cap: int) -> str:
     """The table's heading: the perspective seat's exact value, who acts, the search's size and time."""
     dice = " (after the residual-tile dice: the mean over the 36 throws)" if chance else ""
+    shown = _shown(value, low, high)
+    if math.isnan(value):
+        shown += f" — not exact: a search gave up at --max-nodes {cap:,}"
     return (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
-            f"{_num(value)}{dice}\nSeat {to_act} to act; {nodes:,} nodes, {secs:.2f} s")
+            f"{shown}{dice}\nSeat {to_act} to act; {nodes:,} nodes, {secs:.2f} s")
 
 
-def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float) -> None:
+def _shown(value: float, low: float, high: float) -> str:
+    """A value for the table: the number, or the bounds a search proved before it gave up."""
+    if not math.isnan(value):
+        return str(_num(value))
+    if math.isinf(low) and math.isinf(high):
+        return "?"
+    if math.isinf(high):
+        return f">= {_num(low)}"
+    if math.isinf(low):
+        return f"<= {_num(high)}"
+    return f"{_num(low)} to {_num(high)}"
+
+
+def _bound(x: float):
+    """A bound for JSON/CSV: a number, or null (empty) where nothing was proved."""
+    return None if math.isinf(x) or math.isnan(x) else _num(x)
+
+
+def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap: int) -> None:
     """`--value-only`: V_seat of the position alone (seat, value, to_act, chance, nodes; no actions)."""
     held = sum(popcount(h) for h in pos.hands)
-    if held >= LONG_SOLVE_TILES:
+    if held >= LONG_SOLVE_TILES and not cap:
         click.echo(f"tjsim: exact search with {held} tiles in hand: this can take a second "
-                   "(sometimes minutes)", err=True)
-    value, nodes = solver.value(pos, seat)
+                   "(sometimes minutes; --max-nodes N bounds it)", err=True)
+    value, nodes, low, high = solver.value_bounds(pos, seat)
     chance = not pos.trick and bool(solver.dice_suits(pos))
     secs = time.perf_counter() - t0
-    row = {"seat": seat, "value": _num(value), "to_act": pos.to_act(), "chance": chance, "nodes": nodes}
+    row = {"seat": seat, "value": _bound(value), "to_act": pos.to_act(), "chance": chance, "nodes": nodes}
+    if cap:
+        row |= {"low": _bound(low), "high": _bound(high)}
     if fmt == "json":
         emit_json(row, out, indent=None)
     elif fmt == "csv":
         emit(to_csv([row], list(row)), out)
     else:
-        emit(_title(seat, value, chance, pos.to_act(), nodes, secs) + "\n", out)
+        emit(_title(seat, value, chance, pos.to_act(), nodes, secs, low, high, cap) + "\n", out)
 
 
 def _num(v: float):
@@ -188,9 +214,13 @@ def _num(v: float):
               help="Only the position's value, without each action's: one search instead of one per "
                    "action (full deals: median 0.86 s, 56 of 60 within 1.5 s; with every action 0.85 s, "
                    "but 22 of 60 over 1 s).")
+@click.option("--max-nodes", default=None, type=int, metavar="N",
+              help="Give each search (the position's, each action's) up after N nodes and show the bounds "
+                   "it proved instead of the exact value (JSON/CSV: value null, low/high). Default: no "
+                   "limit, every value exact.")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
-          seat, tt_bits, value_only, fmt, out) -> None:
+          seat, tt_bits, value_only, max_nodes, fmt, out) -> None:
     """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
@@ -203,31 +233,38 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
       tjsim play --seed 7 --format json > deal.json
       tjsim solve --trace deal.json --at 12 --seat 3 --format json
       tjsim solve --trace deal.json --at 0 --seat 3 --value-only
+      tjsim solve --trace deal.json --at 0 --max-nodes 2000000
     """
     rules, pos = read_position(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at,
                                banker, streak)
     seat = check_seat(pos, seat)
     if not TT_BITS_MIN <= tt_bits <= TT_BITS_MAX:
         raise TjsimError(f"--tt-bits must be {TT_BITS_MIN} to {TT_BITS_MAX}, got {tt_bits}")
+    if max_nodes is not None and max_nodes < 1:
+        raise TjsimError(f"--max-nodes must be a positive number of nodes, got {max_nodes}")
+    cap = max_nodes or 0
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
-    solver = Solver(rules, tt_bits=tt_bits)
+    solver = Solver(rules, tt_bits=tt_bits, max_nodes=cap)
     if value_only:
-        _value_only(solver, pos, seat, fmt, out, t0)
+        _value_only(solver, pos, seat, fmt, out, t0, cap)
         return
     with _SolveProgress(pos) as progress:
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
-    actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _num(a.value)} for a in sol.actions]
+    extra = (lambda x: {"low": _bound(x.low), "high": _bound(x.high)}) if cap else (lambda x: {})
+    actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _bound(a.value)} | extra(a)
+               for a in sol.actions]
     if fmt == "json":
-        emit_json({"seat": seat, "value": _num(sol.value), "to_act": sol.to_act, "chance": sol.chance,
-                   "actions": actions, "nodes": sol.nodes}, out, indent=None)
+        emit_json({"seat": seat, "value": _bound(sol.value), "to_act": sol.to_act, "chance": sol.chance,
+                   "actions": actions, "nodes": sol.nodes} | extra(sol), out, indent=None)
         return
-    rows = [{"action": a["action"], "tiles": " ".join(a["tiles"]), "value": a["value"],
-             "best": "*" if a["value"] == _num(sol.value) else ""} for a in actions]
     if fmt == "csv":
-        emit(to_csv(rows, ["action", "tiles", "value"]), out)
+        cols = ["action", "tiles", "value"] + (["low", "high"] if cap else [])
+        emit(to_csv([a | {"tiles": " ".join(a["tiles"])} for a in actions], cols), out)
         return
-    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs)
+    rows = [{"action": a.action, "tiles": " ".join(tile_list(a.mask)), "value": _shown(a.value, a.low, a.high),
+             "best": "*" if not math.isnan(a.value) and a.value == sol.value else ""} for a in sol.actions]
+    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs, sol.low, sol.high, cap)
     emit(render_table(rows, ["action", "tiles", "value", "best"], title=title), out)

@@ -8,6 +8,7 @@ action of the seat to act (copies of a kind are one action).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -129,11 +130,17 @@ def _discards(hand: int, size: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Action:
-    """One action of the seat to act and its exact value for the perspective seat."""
+    """One action of the seat to act and its exact value for the perspective seat.
+
+    With a node cap a search may give up: `value` is then NaN and [low, high] is what it proved
+    (±inf where nothing was); otherwise low = high = value.
+    """
 
     action: str
     mask: int
     value: float
+    low: float
+    high: float
 
 
 @dataclass(frozen=True)
@@ -146,6 +153,8 @@ class Solution:
     actions: tuple[Action, ...]
     nodes: int
     chance: bool  # the seat to act throws the residual-tile dice first
+    low: float  # bounds on `value` (equal to it unless a search gave up under the node cap)
+    high: float
 
 
 # A Solver starts on a table of at most 2^TT_START_BITS entries (15 MB): allocating and first
@@ -207,34 +216,43 @@ class Solver:
             node = (pos.leader, lead_p, win_p, win_seat, int(is_lead), caught, first, pos.trick[-1][0])
         return X, hands, dong, node
 
-    def _value(self, pos: Position, seat: int, guess: float = 0.0) -> tuple[float, int]:
-        """The future value for `seat` from `pos` (bonuses already paid excluded) and the nodes searched."""
+    def _value(self, pos: Position, seat: int, guess: float = 0.0) -> tuple[float, int, float, float]:
+        """The future value for `seat` from `pos` (bonuses already paid excluded), the nodes searched
+        and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
         small = len(self.tt[0]) < 1 << self.tt_bits
         if small and (limit <= 0 or limit > GROW_NODES):
-            v, nodes = self._run(pos, seat, guess, GROW_NODES)
-            if not np.isnan(v):
-                return v, nodes
+            got = self._run(pos, seat, guess, GROW_NODES)
+            if not np.isnan(got[0]):
+                return got
             self.tt = K.new_tt(self.tt_bits)
-            v, more = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - nodes, 1))
-            return v, nodes + more
+            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1))
+            return v, got[1] + more, lo, hi
         return self._run(pos, seat, guess, limit)
 
-    def _run(self, pos: Position, seat: int, guess: float, limit: int) -> tuple[float, int]:
+    def _run(self, pos: Position, seat: int, guess: float, limit: int) -> tuple[float, int, float, float]:
         """One call of the kernel on the current table, giving up after `limit` nodes (0: never)."""
         X, hands, dong, node = self._arrays(pos, seat)
         X[K.X_LIMIT] = limit
-        v = K.solve_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess))
-        return float(v), int(X[K.X_NODES])
+        bounds = np.empty(2)
+        v = K.mtd_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
+        lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
+        return float(v), int(X[K.X_NODES]), lo, hi
 
     def value(self, pos: Position, seat: int) -> tuple[float, int]:
         """V_seat of the position (bonuses already paid included) and the nodes searched."""
+        v, nodes, _, _ = self.value_bounds(pos, seat)
+        return v, nodes
+
+    def value_bounds(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
+        """`value` with the bounds proved: (V_seat or NaN if the search gave up, nodes, low, high)."""
         pos.check()
         self.gen += 1
-        v, nodes = self._value(pos, seat)
-        return v + (pos.paid[seat] if pos.paid else 0), nodes
+        v, nodes, lo, hi = self._value(pos, seat)
+        paid = pos.paid[seat] if pos.paid else 0
+        return v + paid, nodes, lo + paid, hi + paid
 
     # -- actions ------------------------------------------------------------------------
     def legal_actions(self, pos: Position) -> list[tuple[str, int]]:
@@ -307,29 +325,47 @@ class Solver:
         actions = []
         guess = 0.0
         legal = self.legal_actions(pos)
+        chance = not pos.trick and bool(self.dice_suits(pos))
+        root = None
+        if self.max_nodes > 0 or chance:
+            # under a node cap the position's own search (usually short) bounds every action: none
+            # is worth more than the position to the seat choosing it, nor less to its opponents
+            fut, n, lo, hi = self._value(pos, seat)
+            nodes += n
+            root = (fut + paid0, lo + paid0, hi + paid0)
         if on_action is not None:
             on_action(0, len(legal))
         for action, mask in legal:
             child = self.apply(pos, action, mask)
             if child.to_act() < 0:
                 v = float(child.paid[seat]) - paid0  # the deal is over: `paid` is the whole result
+                lo = hi = v
             else:
-                fut, n = self._value(child, seat, guess)
+                fut, n, lo, hi = self._value(child, seat, guess)
                 nodes += n
-                v = fut + (child.paid[seat] if child.paid else 0) - paid0
-                guess = fut
-            actions.append(Action(action, mask, v + paid0))
+                paid = (child.paid[seat] if child.paid else 0) - paid0
+                v, lo, hi = fut + paid, lo + paid, hi + paid
+                if not math.isnan(fut):
+                    guess = fut
+            lo, hi = lo + paid0, hi + paid0
+            if root is not None and not chance:
+                if to_act == seat:
+                    hi = min(hi, root[2])
+                else:
+                    lo = max(lo, root[1])
+            actions.append(Action(action, mask, lo if lo == hi else v + paid0, lo, hi))
             if on_action is not None:
                 on_action(len(actions), len(legal))
-        chance = not pos.trick and bool(self.dice_suits(pos))
         if chance:
-            value, n = self._value(pos, seat)
-            nodes += n
-            value += paid0
+            value, low, high = root
         else:
             pick = max if to_act == seat else min
-            value = pick(a.value for a in actions)
-        return Solution(seat, to_act, value, tuple(actions), nodes, chance)
+            low = pick(a.low for a in actions)
+            high = pick(a.high for a in actions)
+            if root is not None:
+                low, high = max(low, root[1]), min(high, root[2])
+            value = low if low == high else math.nan
+        return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high)
 
 
 def _finish_trick(rules: RuleSet, cat, pos: Position) -> Position:

@@ -1182,9 +1182,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
 
 
 @njit(cache=True)
-def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
-                 leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess):
-    """The exact value for seat X_SEAT of the node given as in `_search`: MTD(f) zero-window steps."""
+def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+               leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
+    """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact)."""
     for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
         gp[i, G_KILLER] = NO_KILLER
         gp[i, G_KILLER + 1] = NO_KILLER
@@ -1198,6 +1198,11 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, np.int64(0),
                     leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
                     b - 1.0, b)
+        X[X_ITER] += 1
+        if X[X_ABORT] != 0:  # given up inside this test: what the earlier tests proved stands
+            bounds[0] = lo
+            bounds[1] = hi
+            return np.nan
         if v <= b - 1.0:
             hi = v
         elif v >= b:
@@ -1206,7 +1211,15 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             lo = v
             hi = v
         g = v
-        X[X_ITER] += 1
-        if X[X_ABORT] != 0:
-            return np.nan
+    bounds[0] = lo
+    bounds[1] = lo
     return lo
+
+
+@njit(cache=True)
+def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+                 leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess):
+    """The exact value for seat X_SEAT of the node given as in `_search`: MTD(f) zero-window steps."""
+    bounds = np.empty(2)
+    return mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+                      leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds)
