@@ -116,8 +116,9 @@ LONG_SOLVE_TILES = 20
 class _SolveProgress:
     """Says on stderr at once when a solve may be long, then counts the actions solved (a bar on a terminal)."""
 
-    def __init__(self, pos: Position):
+    def __init__(self, pos: Position, cap: int = 0):
         self.held = sum(popcount(h) for h in pos.hands)
+        self.cap = cap
         self.bar = None
 
     def __enter__(self):
@@ -129,10 +130,11 @@ class _SolveProgress:
         if self.bar is None:
             from tqdm import tqdm  # noqa: PLC0415
 
-            click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take seconds, "
-                       f"sometimes minutes; solving the {total} actions of the seat to act one by one "
-                       "(--value-only: the position's value alone, far sooner; --max-nodes N: bounds instead of waiting)",
-                       err=True)
+            wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
+                    "this can take seconds, sometimes minutes")
+            click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
+                       "actions of the seat to act one by one (--value-only: the position's value alone, far "
+                       "sooner; --max-nodes N: bounds instead of waiting)", err=True)
             self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
                             disable=not sys.stderr.isatty(), dynamic_ncols=True)
         self.bar.n = done
@@ -250,7 +252,7 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     if value_only:
         _value_only(solver, pos, seat, fmt, out, t0, cap)
         return
-    with _SolveProgress(pos) as progress:
+    with _SolveProgress(pos, cap) as progress:
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
     extra = (lambda x: {"low": _bound(x.low), "high": _bound(x.high)}) if cap else (lambda x: {})
