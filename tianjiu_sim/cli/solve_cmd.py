@@ -255,7 +255,10 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     with _SolveProgress(pos, cap) as progress:
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
-    extra = (lambda x: {"low": _bound(x.low), "high": _bound(x.high)}) if cap else (lambda x: {})
+
+    def extra(x) -> dict:  # the proved bounds of the position or an action, under --max-nodes only
+        return {"low": _bound(x.low), "high": _bound(x.high)} if cap else {}
+
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _bound(a.value)} | extra(a)
                for a in sol.actions]
     if fmt == "json":

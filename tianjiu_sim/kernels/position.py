@@ -328,8 +328,9 @@ class Solver:
         chance = not pos.trick and bool(self.dice_suits(pos))
         root = None
         if self.max_nodes > 0 or chance:
-            # under a node cap the position's own search (usually short) bounds every action: none
-            # is worth more than the position to the seat choosing it, nor less to its opponents
+            # with the dice the position's value is its own (a chance node); under a node cap its
+            # search (usually short) bounds every action: none is worth more than the position to
+            # the seat choosing it, nor less to its opponents
             fut, n, lo, hi = self._value(pos, seat)
             nodes += n
             root = (fut + paid0, lo + paid0, hi + paid0)
@@ -338,22 +339,20 @@ class Solver:
         for action, mask in legal:
             child = self.apply(pos, action, mask)
             if child.to_act() < 0:
-                v = float(child.paid[seat]) - paid0  # the deal is over: `paid` is the whole result
-                lo = hi = v
+                v = lo = hi = float(child.paid[seat])  # the deal is over: `paid` is the whole result
             else:
                 fut, n, lo, hi = self._value(child, seat, guess)
                 nodes += n
-                paid = (child.paid[seat] if child.paid else 0) - paid0
+                paid = child.paid[seat] if child.paid else 0
                 v, lo, hi = fut + paid, lo + paid, hi + paid
                 if not math.isnan(fut):
                     guess = fut
-            lo, hi = lo + paid0, hi + paid0
             if root is not None and not chance:
                 if to_act == seat:
                     hi = min(hi, root[2])
                 else:
                     lo = max(lo, root[1])
-            actions.append(Action(action, mask, lo if lo == hi else v + paid0, lo, hi))
+            actions.append(Action(action, mask, lo if lo == hi else v, lo, hi))
             if on_action is not None:
                 on_action(len(actions), len(legal))
         if chance:
