@@ -495,3 +495,40 @@ def test_node_cap_bounds_hold_the_exact_values():
             assert sol.low <= full.value <= sol.high
             assert sol.value != sol.value or sol.value == full.value
     assert gave_up > 0 and exact_under_cap > 0
+
+
+def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
+    """Ctrl-C (here interrupt_main) mid-search: solve() returns within seconds, interrupted, with bounds."""
+    import _thread
+    import signal
+    import threading
+    import time
+
+    from test_solver_cli import HARD_DEAL, HARD_VALUES
+    from tianjiu_sim.game.tiles import parse_deal, tile_list
+    from tianjiu_sim.kernels.position import position_from_deal
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    rules = preset("hk")
+    pos = position_from_deal(rules, parse_deal(HARD_DEAL), [0, 0, 0, 0], 0)
+    solver = Solver(rules, interruptible=True)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where SIGINT is ignored
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    t = time.monotonic()
+    timer.start()
+    try:
+        sol = solver.solve(pos)
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt escaped the solver's wait")
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert time.monotonic() - t < 8
+    assert sol.interrupted and sol.value != sol.value  # NaN: the position's value is not proved
+    assert [" ".join(tile_list(a.mask)) for a in sol.actions] == list(HARD_VALUES)
+    for a in sol.actions:
+        want = HARD_VALUES[" ".join(tile_list(a.mask))]
+        assert a.low <= want <= a.high
+        assert a.value != a.value or a.value == want == a.low == a.high
+    assert solver.value(pos, 0)[0] != solver.value(pos, 0)[0]  # it stays stopped: no search runs again

@@ -137,3 +137,56 @@ def test_solve_max_nodes_shows_the_bounds_it_proved():
     assert res.code == 0 and "not exact: a search gave up at --max-nodes 1" in res.out
     csv = run_cli(*deal, "--format", "csv", "--max-nodes", "1").out.splitlines()
     assert csv[0] == "action,tiles,value,low,high"
+
+
+# Full deal 10 of seed 1 (bench_solver.py): about 390 M nodes, minutes, before every action is exact
+# (benchmarks/README.md); the values `tjsim solve` gives when left to finish.
+HARD_DEAL = ("6-6 1-1 1-1 3-1 6-1 6-1 5-4 4-1 | 4-4 5-5 2-2 6-5 6-3 5-3 5-2 3-2 | "
+             "6-6 4-4 5-5 6-4 6-4 5-1 4-3 4-2 | 3-1 3-3 3-3 2-2 6-5 5-1 6-2 2-1")
+HARD_VALUES = {"6-6": 0, "1-1": -2, "1-1 1-1": 0, "3-1": 0, "6-1": 0, "6-1 6-1": 0, "5-4": 0, "6-6 5-4": 0,
+               "4-1": 0, "3-1 4-1": 0}
+
+
+def test_solve_ctrl_c_stops_at_once_and_prints_what_it_solved():
+    """SIGINT during a long solve: exit 130 within seconds, every finished value exact, the rest bounds."""
+    import select
+    import signal
+    import subprocess
+    import time
+
+    from conftest import ROOT
+
+    # the child must hear SIGINT even if this test runs where it is ignored (a background CI job):
+    # the disposition is reset before exec, and Python then installs its own handler
+    launch = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+              "os.execv(sys.executable, [sys.executable] + sys.argv[1:])")
+    proc = subprocess.Popen([sys.executable, "-c", launch, str(ROOT / "cli.py"), "solve", "--deal", HARD_DEAL,
+                             "--dong", "0,0,0,0", "--leader", "0", "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    try:
+        notice = ""
+        deadline = time.monotonic() + 600  # a cold numba cache compiles the solver first
+        while "exact search" not in notice:
+            assert time.monotonic() < deadline and proc.poll() is None, notice
+            if select.select([proc.stderr], [], [], 1.0)[0]:
+                notice += proc.stderr.readline()
+        time.sleep(1.5)  # the search is under way
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        waited = time.monotonic() - sent
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, (out, err)
+    assert waited < 10, waited  # not after the search in progress (minutes)
+    assert err.strip().splitlines()[-1] == "tjsim: interrupted" and "Traceback" not in err
+    got = json.loads(out)
+    assert got["interrupted"] is True and got["value"] is None
+    assert [" ".join(a["tiles"]) for a in got["actions"]] == list(HARD_VALUES)
+    for a in got["actions"]:
+        want = HARD_VALUES[" ".join(a["tiles"])]
+        lo = -float("inf") if a["low"] is None else a["low"]
+        hi = float("inf") if a["high"] is None else a["high"]
+        assert lo <= want <= hi
+        assert a["value"] is None or a["value"] == want == lo == hi
+    assert got["actions"][-1]["value"] is None  # the last action was not reached in 1.5 s

@@ -152,11 +152,13 @@ TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
 def _title(seat: int, value: float, chance: bool, to_act: int, nodes: int, secs: float,
-           low: float, high: float, cap: int) -> str:
+           low: float, high: float, cap: int, stopped: bool = False) -> str:
     """The table's heading: the perspective seat's exact value, who acts, the search's size and time."""
     dice = " (after the residual-tile dice: the mean over the 36 throws)" if chance else ""
     shown = _shown(value, low, high)
-    if math.isnan(value):
+    if stopped:
+        shown += " — interrupted (Ctrl-C): a value shown as bounds or ? was not finished"
+    elif math.isnan(value):
         shown += f" — not exact: a search gave up at --max-nodes {cap:,}"
     return (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
             f"{shown}{dice}\nSeat {to_act} to act; {nodes:,} nodes, {secs:.2f} s")
@@ -189,15 +191,20 @@ def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap:
     value, nodes, low, high = solver.value_bounds(pos, seat)
     chance = not pos.trick and bool(solver.dice_suits(pos))
     secs = time.perf_counter() - t0
+    stopped = solver.interrupted
     row = {"seat": seat, "value": _bound(value), "to_act": pos.to_act(), "chance": chance, "nodes": nodes}
-    if cap:
+    if cap or stopped:
         row |= {"low": _bound(low), "high": _bound(high)}
+    if stopped:
+        row["interrupted"] = True
     if fmt == "json":
         emit_json(row, out, indent=None)
     elif fmt == "csv":
         emit(to_csv([row], list(row)), out)
     else:
-        emit(_title(seat, value, chance, pos.to_act(), nodes, secs, low, high, cap) + "\n", out)
+        emit(_title(seat, value, chance, pos.to_act(), nodes, secs, low, high, cap, stopped) + "\n", out)
+    if stopped:
+        raise KeyboardInterrupt  # the CLI's own exit for an interruption: one line, code 130
 
 
 def _num(v: float):
@@ -227,7 +234,8 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
     minimise it together; the residual-tile dice are averaged.  Lists the value of each
-    distinct legal action of the seat to act.
+    distinct legal action of the seat to act.  Ctrl-C stops the search at once and prints what
+    is solved (the rest as the bounds proved so far), exit code 130.
 
     \b
     Examples:
@@ -248,7 +256,8 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
-    solver = Solver(rules, tt_bits=tt_bits, max_nodes=cap)
+    # interruptible: Ctrl-C stops the search at once and the command prints what it has solved
+    solver = Solver(rules, tt_bits=tt_bits, max_nodes=cap, interruptible=True)
     if value_only:
         _value_only(solver, pos, seat, fmt, out, t0, cap)
         return
@@ -256,20 +265,31 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
 
-    def extra(x) -> dict:  # the proved bounds of the position or an action, under --max-nodes only
-        return {"low": _bound(x.low), "high": _bound(x.high)} if cap else {}
+    _emit_solution(sol, seat, fmt, out, secs, cap)
+    if sol.interrupted:
+        raise KeyboardInterrupt  # after the partial answer: the CLI's one line and exit code 130
+
+
+def _emit_solution(sol, seat: int, fmt: str, out, secs: float, cap: int) -> None:
+    """The solution as a table, JSON or CSV; bounds too under --max-nodes or after an interruption."""
+    bounded = bool(cap) or sol.interrupted
+
+    def extra(x) -> dict:  # the proved bounds of the position or an action
+        return {"low": _bound(x.low), "high": _bound(x.high)} if bounded else {}
 
     actions = [{"action": a.action, "tiles": tile_list(a.mask), "value": _bound(a.value)} | extra(a)
                for a in sol.actions]
     if fmt == "json":
         emit_json({"seat": seat, "value": _bound(sol.value), "to_act": sol.to_act, "chance": sol.chance,
-                   "actions": actions, "nodes": sol.nodes} | extra(sol), out, indent=None)
+                   "actions": actions, "nodes": sol.nodes} | extra(sol)
+                  | ({"interrupted": True} if sol.interrupted else {}), out, indent=None)
         return
     if fmt == "csv":
-        cols = ["action", "tiles", "value"] + (["low", "high"] if cap else [])
+        cols = ["action", "tiles", "value"] + (["low", "high"] if bounded else [])
         emit(to_csv([a | {"tiles": " ".join(a["tiles"])} for a in actions], cols), out)
         return
     rows = [{"action": a.action, "tiles": " ".join(tile_list(a.mask)), "value": _shown(a.value, a.low, a.high),
              "best": "*" if not math.isnan(a.value) and a.value == sol.value else ""} for a in sol.actions]
-    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs, sol.low, sol.high, cap)
+    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs, sol.low, sol.high, cap,
+                   sol.interrupted)
     emit(render_table(rows, ["action", "tiles", "value", "best"], title=title), out)

@@ -9,6 +9,7 @@ action of the seat to act (copies of a kind are one action).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -155,6 +156,7 @@ class Solution:
     chance: bool  # the seat to act throws the residual-tile dice first
     low: float  # bounds on `value` (equal to it unless a search gave up under the node cap)
     high: float
+    interrupted: bool = False  # Ctrl-C stopped the solve: the actions not yet solved show bounds only
 
 
 # A Solver starts on a table of at most 2^TT_START_BITS entries (15 MB): allocating and first
@@ -170,7 +172,7 @@ class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
-                 max_nodes: int = 0, probes: bool = True):
+                 max_nodes: int = 0, probes: bool = True, interruptible: bool = False):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -182,6 +184,10 @@ class Solver:
         self.gen = 0
         self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
         self.probes = probes  # False: no budgeted probes (kernels/solver.py), for a test that they change no value
+        # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
+        # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
+        self.interruptible = interruptible
+        self.interrupted = False
 
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int):
@@ -225,7 +231,7 @@ class Solver:
         small = len(self.tt[0]) < 1 << self.tt_bits
         if small and (limit <= 0 or limit > GROW_NODES):
             got = self._run(pos, seat, guess, GROW_NODES)
-            if not np.isnan(got[0]):
+            if not np.isnan(got[0]) or self.interrupted:
                 return got
             self.tt = K.new_tt(self.tt_bits)
             v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1))
@@ -237,9 +243,40 @@ class Solver:
         X, hands, dong, node = self._arrays(pos, seat)
         X[K.X_LIMIT] = limit
         bounds = np.empty(2)
-        v = K.mtd_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
+        args = (self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
+        if self.interrupted:  # stopped already: no more searching
+            v, bounds[:] = math.nan, (-K.INF, K.INF)
+        elif self.interruptible:
+            v = self._run_in_thread(X, args)
+        else:
+            v = K.mtd_kernel(*args)
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
+
+    def _run_in_thread(self, X: np.ndarray, args: tuple) -> float:
+        """mtd_kernel in a worker thread (it releases the GIL), the main thread waiting where Ctrl-C
+        reaches it; then X_STOP tells the search to unwind, within microseconds."""
+        out = []
+        done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
+
+        def work() -> None:
+            try:
+                out.append(K.mtd_kernel(*args))
+            finally:
+                done.set()
+
+        threading.Thread(target=work, daemon=True).start()
+        try:
+            while not done.wait(0.25):
+                pass
+        except KeyboardInterrupt:
+            X[K.X_STOP] = 1
+            self.interrupted = True
+            while not done.wait(0.002):
+                X[K.X_BUDGET] = 1  # a node past its budget unwinds the search (kernels/solver.py, X_STOP)
+        if not out:
+            raise RuntimeError("the solver's search failed in its worker thread")
+        return out[0]
 
     def value(self, pos: Position, seat: int) -> tuple[float, int]:
         """V_seat of the position (bonuses already paid included) and the nodes searched."""
@@ -364,7 +401,7 @@ class Solver:
             if root is not None:
                 low, high = max(low, root[1]), min(high, root[2])
             value = low if low == high else math.nan
-        return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high)
+        return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high, self.interrupted)
 
 
 def _finish_trick(rules: RuleSet, cat, pos: Position) -> Position:

@@ -122,8 +122,12 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
- X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0) = range(19)
-N_X = 19
+ X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP) = range(20)
+N_X = 20
+# X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
+# kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
+# overwrite the budget for a moment); the search unwinds as when a budget runs out, and mtd_kernel
+# returns NaN with the bounds proved so far.  (A test of X_STOP at every node measured about +3 % a node.)
 # X_LIMIT > 0: give up once the search has visited that many nodes (a benchmark's cap on a slow
 # solve); solve_kernel then returns NaN and the nodes visited.
 # X_HORIZON: tricks that start with more tiles a hand than this are played out, not searched:
@@ -817,7 +821,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     folded = X[X_FOLDED]
     X[X_NODES] += 1
     if X[X_BUDGET] > 0 and X[X_NODES] > X[X_BUDGET]:
-        X[X_ABORT] = 1  # out of budget: every caller returns at once and stores nothing
+        X[X_ABORT] = 1  # out of budget (or told to stop): every caller returns at once and stores nothing
         return 0.0
     Z = np.int64(0)  # typed constants: a literal argument would compile another recursion
     ONE = np.int64(1)
@@ -1150,7 +1154,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         hands[leader] ^= m
         X[X_BUDGET] = outer
         if X[X_ABORT] != 0:
-            if not probing or (outer > 0 and X[X_NODES] > outer):
+            if not probing or (outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0:
                 X[X_HAS_LED] = old_led
                 return 0.0  # an outer budget ran out: give up this node too, storing nothing
             X[X_ABORT] = 0
@@ -1181,7 +1185,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
 def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
     """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact)."""
