@@ -134,7 +134,8 @@ class _SolveProgress:
                     "this can take seconds, sometimes minutes")
             click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
                        "actions of the seat to act one by one (--value-only: the position's value alone, far "
-                       "sooner; --max-nodes N: bounds instead of waiting)", err=True)
+                       "sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what is "
+                       "solved)", err=True)
             self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
                             disable=not sys.stderr.isatty(), dynamic_ncols=True)
         self.bar.n = done
@@ -187,7 +188,7 @@ def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap:
     held = sum(popcount(h) for h in pos.hands)
     if held >= LONG_SOLVE_TILES and not cap:
         click.echo(f"tjsim: exact search with {held} tiles in hand: this can take a second "
-                   "(sometimes minutes; --max-nodes N bounds it)", err=True)
+                   "(sometimes minutes; --max-nodes N bounds it; Ctrl-C shows the bounds proved)", err=True)
     value, nodes, low, high = solver.value_bounds(pos, seat)
     chance = not pos.trick and bool(solver.dice_suits(pos))
     secs = time.perf_counter() - t0
