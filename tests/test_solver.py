@@ -498,7 +498,8 @@ def test_node_cap_bounds_hold_the_exact_values():
 
 
 def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
-    """Ctrl-C (here interrupt_main) mid-search: solve() returns within seconds, interrupted, with bounds."""
+    """Ctrl-C (here interrupt_main) mid-search: solve() returns within seconds, interrupted, with bounds;
+    meanwhile the node count reaches the progress callback."""
     import _thread
     import signal
     import threading
@@ -513,6 +514,8 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
     rules = preset("hk")
     pos = position_from_deal(rules, parse_deal(HARD_DEAL), [0, 0, 0, 0], 0)
     solver = Solver(rules, interruptible=True)
+    ticks = []
+    solver.on_nodes = ticks.append  # the progress bar's node count, about 4 times a second
     old = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where SIGINT is ignored
     timer = threading.Timer(1.0, _thread.interrupt_main)
     t = time.monotonic()
@@ -531,4 +534,5 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
         want = HARD_VALUES[" ".join(tile_list(a.mask))]
         assert a.low <= want <= a.high
         assert a.value != a.value or a.value == want == a.low == a.high
+    assert ticks and ticks == sorted(ticks) and ticks[-1] <= sol.nodes
     assert solver.value(pos, 0)[0] != solver.value(pos, 0)[0]  # it stays stopped: no search runs again

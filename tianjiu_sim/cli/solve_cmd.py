@@ -114,11 +114,13 @@ LONG_SOLVE_TILES = 20
 
 
 class _SolveProgress:
-    """Says on stderr at once when a solve may be long, then counts the actions solved (a bar on a terminal)."""
+    """Says on stderr at once when a solve may be long, then counts the actions solved and the nodes
+    searched (a bar on a terminal, the node count moving while one long search runs)."""
 
-    def __init__(self, pos: Position, cap: int = 0):
+    def __init__(self, pos: Position, cap: int = 0, value_only: bool = False):
         self.held = sum(popcount(h) for h in pos.hands)
         self.cap = cap
+        self.value_only = value_only
         self.bar = None
 
     def __enter__(self):
@@ -130,16 +132,29 @@ class _SolveProgress:
         if self.bar is None:
             from tqdm import tqdm  # noqa: PLC0415
 
-            wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
-                    "this can take seconds, sometimes minutes")
-            click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
-                       "actions of the seat to act one by one (--value-only: the position's value alone, far "
-                       "sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what is "
-                       "solved)", err=True)
-            self.bar = tqdm(total=total, unit=" actions", file=sys.stderr, leave=False,
-                            disable=not sys.stderr.isatty(), dynamic_ncols=True)
+            if self.value_only:
+                click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take a second "
+                           "(sometimes minutes; --max-nodes N bounds it; Ctrl-C shows the bounds proved)",
+                           err=True)
+            else:
+                wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
+                        "this can take seconds, sometimes minutes")
+                click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
+                           "actions of the seat to act one by one (--value-only: the position's value alone, "
+                           "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
+                           "is solved)", err=True)
+            # no rate and no time left: one action may take a thousand times longer than the others
+            unit = "search" if self.value_only else "actions"
+            self.bar = tqdm(total=total, file=sys.stderr, leave=False, disable=not sys.stderr.isatty(),
+                            dynamic_ncols=True,
+                            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} " + unit + " [{elapsed}{postfix}]")
         self.bar.n = done
         self.bar.refresh()
+
+    def nodes(self, searched: int) -> None:
+        """The solver's node count so far, shown beside the bar."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"{searched:,} nodes")
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
@@ -185,11 +200,11 @@ def _bound(x: float):
 
 def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap: int) -> None:
     """`--value-only`: V_seat of the position alone (seat, value, to_act, chance, nodes; no actions)."""
-    held = sum(popcount(h) for h in pos.hands)
-    if held >= LONG_SOLVE_TILES and not cap:
-        click.echo(f"tjsim: exact search with {held} tiles in hand: this can take a second "
-                   "(sometimes minutes; --max-nodes N bounds it; Ctrl-C shows the bounds proved)", err=True)
-    value, nodes, low, high = solver.value_bounds(pos, seat)
+    with _SolveProgress(pos, cap, value_only=True) as progress:
+        if not cap:
+            progress(0, 1)
+        solver.on_nodes = progress.nodes
+        value, nodes, low, high = solver.value_bounds(pos, seat)
     chance = not pos.trick and bool(solver.dice_suits(pos))
     secs = time.perf_counter() - t0
     stopped = solver.interrupted
@@ -263,6 +278,7 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
         _value_only(solver, pos, seat, fmt, out, t0, cap)
         return
     with _SolveProgress(pos, cap) as progress:
+        solver.on_nodes = progress.nodes
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
 

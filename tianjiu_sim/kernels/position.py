@@ -188,6 +188,10 @@ class Solver:
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
         self.interrupted = False
+        # with interruptible: called about 4 times a second during a search with the nodes searched
+        # so far by this solver (a progress bar's counter)
+        self.on_nodes = None
+        self.nodes_searched = 0
 
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int):
@@ -250,6 +254,7 @@ class Solver:
             v = self._run_in_thread(X, args)
         else:
             v = K.mtd_kernel(*args)
+        self.nodes_searched += int(X[K.X_NODES])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
 
@@ -268,7 +273,8 @@ class Solver:
         threading.Thread(target=work, daemon=True).start()
         try:
             while not done.wait(0.25):
-                pass
+                if self.on_nodes is not None:
+                    self.on_nodes(self.nodes_searched + int(X[K.X_NODES]))
         except KeyboardInterrupt:
             X[K.X_STOP] = 1
             self.interrupted = True
