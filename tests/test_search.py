@@ -203,3 +203,34 @@ def test_advise_sure_closer_closes():
 ])
 def test_bad_input(args, needle):
     assert_user_error(run_cli(*args), needle)
+
+
+def test_ctrl_c_stops_a_long_run_within_a_deal():
+    """Ctrl-C (here interrupt_main) during play_rows: KeyboardInterrupt within seconds, not at the run's end.
+
+    The play kernel runs in a worker thread and stops after the deal each thread is playing
+    (kernels/threads.run_interruptible); 5,000 pimc deals would take minutes.
+    """
+    import _thread
+    import signal
+    import threading
+    import time
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    rules = preset("hk")
+    play_rows(rules, ["pimc"], 1, 2)  # compiled before the clock starts: a compile is not interrupted here
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # even where SIGINT is ignored
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    t = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_rows(rules, ["pimc"], 1, 5000)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert time.monotonic() - t < 10
+    again = play_rows(rules, ["pimc"], 1, 2)  # the next run starts afresh, with the same results
+    first = play_rows(rules, ["pimc"], 1, 2)
+    assert np.array_equal(again.payments, first.payments)

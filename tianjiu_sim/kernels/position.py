@@ -9,7 +9,6 @@ action of the seat to act (copies of a kind are one action).
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -23,6 +22,7 @@ from ..game.tiles import FULL_MASK, TILE_KIND, bits_of, parse_hand, popcount
 from . import solver as K
 from .layout import R_DICE_ON, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA
 from .tables import pack_params
+from .threads import run_interruptible
 
 LEAD, BEAT, DISCARD = "lead", "beat", "discard"
 
@@ -259,30 +259,20 @@ class Solver:
         return float(v), int(X[K.X_NODES]), lo, hi
 
     def _run_in_thread(self, X: np.ndarray, args: tuple) -> float:
-        """mtd_kernel in a worker thread (it releases the GIL), the main thread waiting where Ctrl-C
-        reaches it; then X_STOP tells the search to unwind, within microseconds."""
-        out = []
-        done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
+        """mtd_kernel where Ctrl-C is heard at once (kernels/threads.py): it sets X_STOP and a node
+        budget of 1, the search unwinds within microseconds, and the solver stays stopped."""
 
-        def work() -> None:
-            try:
-                out.append(K.mtd_kernel(*args))
-            finally:
-                done.set()
-
-        threading.Thread(target=work, daemon=True).start()
-        try:
-            while not done.wait(0.25):
-                if self.on_nodes is not None:
-                    self.on_nodes(self.nodes_searched + int(X[K.X_NODES]))
-        except KeyboardInterrupt:
+        def stop() -> None:
             X[K.X_STOP] = 1
-            self.interrupted = True
-            while not done.wait(0.002):
-                X[K.X_BUDGET] = 1  # a node past its budget unwinds the search (kernels/solver.py, X_STOP)
-        if not out:
-            raise RuntimeError("the solver's search failed in its worker thread")
-        return out[0]
+            X[K.X_BUDGET] = 1  # a node past its budget unwinds the search (kernels/solver.py, X_STOP)
+
+        def tick() -> None:
+            if self.on_nodes is not None:
+                self.on_nodes(self.nodes_searched + int(X[K.X_NODES]))
+
+        v, stopped = run_interruptible(K.mtd_kernel, args, stop, tick)
+        self.interrupted |= stopped
+        return v
 
     def value(self, pos: Position, seat: int) -> tuple[float, int]:
         """V_seat of the position (bonuses already paid included) and the nodes searched."""

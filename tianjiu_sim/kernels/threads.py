@@ -1,5 +1,8 @@
-"""Threads: numba's worker-thread count (results never depend on it) and the counter workers share."""
+"""Threads: numba's worker-thread count (results never depend on it), the counter workers share, and
+kernels that Ctrl-C can stop."""
 from __future__ import annotations
+
+import threading
 
 import numba
 from numba.core import cgutils, types
@@ -27,3 +30,40 @@ def fetch_add1(typingctx, arr, idx):
         return builder.atomic_rmw("add", ptr, context.get_constant(types.int64, 1), "seq_cst")
 
     return types.int64(arr, idx), codegen
+
+
+def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25):
+    """Call a nogil kernel so that Ctrl-C is heard at once: (its result, whether Ctrl-C came).
+
+    numba code never returns to the interpreter, so a SIGINT waits for the kernel to end (minutes
+    for a long search).  Here the kernel runs in a worker thread while the main thread waits on an
+    event, where KeyboardInterrupt reaches it; then `stop()` is called (it sets a flag the kernel
+    reads) every 2 ms until the kernel returns, and the result is whatever the kernel made of it.
+    `tick()` is called every `every` seconds meanwhile (a progress bar).  Off the main thread, which
+    signals never reach, the kernel is simply called.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return kernel(*args), False
+    out = []
+    done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
+
+    def work() -> None:
+        try:
+            out.append(kernel(*args))
+        finally:
+            done.set()
+
+    threading.Thread(target=work, daemon=True).start()
+    interrupted = False
+    try:
+        while not done.wait(every):
+            if tick is not None:
+                tick()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop()
+        while not done.wait(0.002):
+            stop()
+    if not out:
+        raise RuntimeError(f"{getattr(kernel, '__name__', 'a kernel')} failed in its worker thread")
+    return out[0], interrupted

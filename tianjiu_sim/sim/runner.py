@@ -25,7 +25,7 @@ from ..kernels.rng import seed_stream
 from ..game.rules import RuleSet
 from ..kernels.layout import R_NCLASSES, R_PLAYERS
 from ..strategies.registry import is_search, make_scratch, policy_id
-from ..kernels.threads import fetch_add1, set_threads
+from ..kernels.threads import fetch_add1, run_interruptible, set_threads
 from .trace import to_trace
 
 
@@ -46,7 +46,8 @@ def deal_hands(st, plan, banker, order, hands32):
 def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                  params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
                  out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs):
-    """One thread's share of `play_rows`: claim chunks of rows from the shared counter and play them.
+    """One thread's share of `play_rows`: claim chunks of rows from the shared counter and play them
+    (next_chunk[0]), until none is left or next_chunk[1] says stop (Ctrl-C: the rows are then unfinished).
 
     Kept out of the parallel kernel so that numba's parfor passes see a one-line loop body:
     run on the whole inlined engine they cost most of its compile time. Compiled with copy
@@ -69,10 +70,12 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
     search = make_scratch(search_tabs, players)  # None unless a seat searches
     while True:
         c = fetch_add1(next_chunk, 0)
-        if c >= n_chunks:
+        if c >= n_chunks or next_chunk[1] != 0:
             break
         cnt = counts[c % counts.shape[0]]
         for i in range(c * per, min(n, (c + 1) * per)):
+            if next_chunk[1] != 0:  # one deal at most after Ctrl-C: a searching policy's chunk takes many seconds
+                break
             d = idx[0] + i if consecutive else idx[i]
             banker = bankers[i % bankers.shape[0]]
             if given.shape[0] > 0:
@@ -104,16 +107,15 @@ def _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, 
                     out_bonus[i, s, t] = bonus[s, t]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: run where Ctrl-C is heard (kernels/threads.py)
 def _play_rows(n_chunks, n_workers, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
-               out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs):
+               out_hands, rec_plays, rec_tricks, rec_bonus, rec_n, search_tabs, next_chunk):
     """The one compiled play kernel: rows of deals in parallel (see `play_rows`)."""
-    # One prange iteration per thread; each takes the next chunk from a shared counter until
-    # none is left. prange alone gives each thread a fixed half of the chunks, so a thread
-    # sharing its core with another process held the whole run back. Which thread plays a
-    # chunk does not change any result.
-    next_chunk = np.zeros(1, dtype=np.int64)
+    # One prange iteration per thread; each takes the next chunk from a shared counter
+    # (next_chunk[0], from 0) until none is left. prange alone gives each thread a fixed half of
+    # the chunks, so a thread sharing its core with another process held the whole run back.
+    # Which thread plays a chunk does not change any result.
     for _w in prange(n_workers):
         _play_worker(next_chunk, n_chunks, seed, streams, idx, plan, orders, given, bankers, streaks, policies,
                      params, tabs, out_pay, out_dong, out_closer, out_bonus, out_folded, counts,
@@ -190,10 +192,18 @@ def play_rows(rules: RuleSet, policies, seed: int, n: int, *, deal_index=0, hand
     if n > 0:
         if threads is not None:
             set_threads(threads)
-        _play_rows(n_chunks, min(n_chunks, numba.get_num_threads()), np.uint64(seed), streams, idx, plan,
-                   order_rows, given, _rows_of(banker, n), _rows_of(streak, n), pol, params, tables(rules),
-                   out.payments, out.dong, out.closer, out.bonus, out.folded, counts,
-                   out.hands if keep else _NONE2, *rec, _search_tables(rules, pol))
+        ctl = np.zeros(2, dtype=np.int64)  # the chunk counter, and the stop flag Ctrl-C sets
+
+        def stop() -> None:
+            ctl[1] = 1
+
+        _, stopped = run_interruptible(
+            _play_rows, (n_chunks, min(n_chunks, numba.get_num_threads()), np.uint64(seed), streams, idx, plan,
+                         order_rows, given, _rows_of(banker, n), _rows_of(streak, n), pol, params, tables(rules),
+                         out.payments, out.dong, out.closer, out.bonus, out.folded, counts,
+                         out.hands if keep else _NONE2, *rec, _search_tables(rules, pol), ctl), stop)
+        if stopped:
+            raise KeyboardInterrupt  # the rows are unfinished; a results folder keeps its finished chunks
     if count_classes:
         out.class_counts = counts.sum(axis=0)
     if record:
