@@ -134,11 +134,11 @@ class _SolveProgress:
 
             if self.value_only:
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take a second "
-                           "(sometimes minutes; --max-nodes N bounds it; Ctrl-C shows the bounds proved)",
-                           err=True)
+                           "(on some deals minutes or longer; --max-nodes N bounds it; Ctrl-C shows the bounds "
+                           "proved)", err=True)
             else:
                 wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
-                        "this can take seconds, sometimes minutes")
+                        "this can take seconds, on some deals minutes or longer")
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
                            "actions of the seat to act one by one (--value-only: the position's value alone, "
                            "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
