@@ -190,3 +190,27 @@ def test_solve_ctrl_c_stops_at_once_and_prints_what_it_solved():
         assert lo <= want <= hi
         assert a["value"] is None or a["value"] == want == lo == hi
     assert got["actions"][-1]["value"] is None  # the last action was not reached in 1.5 s
+
+
+def test_solve_max_time_shows_what_it_solved_in_time():
+    """--max-time S: exit 0 after about S seconds of search, finished values exact, the rest bounds."""
+    for extra, secs in (([], "1"), (["--value-only"], "0.02")):
+        res = run_cli("solve", "--deal", HARD_DEAL, "--dong", "0,0,0,0", "--leader", "0", "--max-time", secs,
+                      "--format", "json", *extra)
+        assert res.code == 0, res.err
+        got = json.loads(res.out)
+        assert "interrupted" not in got
+        if extra:  # the position's value alone takes about 0.3 s: bounds, or exact on a fast machine
+            assert got["value"] == 0 if "timed_out" not in got else got["value"] is None
+            assert (got.get("low") is None or got["low"] <= 0) and (got.get("high") is None or got["high"] >= 0)
+            continue
+        assert got["timed_out"] is True and got["value"] is None and got["actions"][-1]["value"] is None  # 3-1's proof alone takes ~30 s
+        for a in got["actions"]:
+            want = HARD_VALUES[" ".join(a["tiles"])]
+            assert a["value"] is None or a["value"] == want == a["low"] == a["high"]
+    res = run_cli("solve", "--deal", HARD_DEAL, "--dong", "0,0,0,0", "--leader", "0", "--max-time", "1")
+    assert res.code == 0 and "stopped at --max-time 1 s" in res.out
+    res = run_cli(*DEAL, "--max-time", "30", "--format", "json")  # time to spare: the exact answer
+    assert res.code == 0 and json.loads(res.out)["value"] == 16 and "timed_out" not in json.loads(res.out)
+    for bad in ("0", "-2"):
+        assert_user_error(run_cli(*DEAL, "--max-time", bad), "--max-time must be a positive number of seconds")

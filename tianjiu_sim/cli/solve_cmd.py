@@ -168,12 +168,12 @@ TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
 def _title(seat: int, value: float, chance: bool, to_act: int, nodes: int, secs: float,
-           low: float, high: float, cap: int, stopped: bool = False) -> str:
+           low: float, high: float, cap: int, halt: str | None = None) -> str:
     """The table's heading: the perspective seat's exact value, who acts, the search's size and time."""
     dice = " (after the residual-tile dice: the mean over the 36 throws)" if chance else ""
     shown = _shown(value, low, high)
-    if stopped:
-        shown += " — interrupted (Ctrl-C): a value shown as bounds or ? was not finished"
+    if halt is not None:
+        shown += f" — {halt}: a value shown as bounds or ? was not finished"
     elif math.isnan(value):
         shown += f" — not exact: a search gave up at --max-nodes {cap:,}"
     return (f"Exact value for seat {seat} (all hands visible; seat {seat} maximises, the others minimise): "
@@ -198,7 +198,22 @@ def _bound(x: float):
     return None if math.isinf(x) or math.isnan(x) else _num(x)
 
 
-def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap: int) -> None:
+def _halt(solver, max_time: float | None) -> str | None:
+    """Why the solver stopped before every value was exact, in words (None: it did not stop)."""
+    if solver.interrupted:
+        return "interrupted (Ctrl-C)"
+    if solver.timed_out:
+        return f"stopped at --max-time {max_time:g} s"
+    return None
+
+
+def _halt_fields(solver) -> dict:
+    """JSON keys saying a solve was stopped: "interrupted" (Ctrl-C) or "timed_out" (--max-time)."""
+    return ({"interrupted": True} if solver.interrupted else {}) | ({"timed_out": True} if solver.timed_out else {})
+
+
+def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap: int,
+                max_time: float | None) -> None:
     """`--value-only`: V_seat of the position alone (seat, value, to_act, chance, nodes; no actions)."""
     with _SolveProgress(pos, cap, value_only=True) as progress:
         if not cap:
@@ -207,19 +222,18 @@ def _value_only(solver, pos: Position, seat: int, fmt: str, out, t0: float, cap:
         value, nodes, low, high = solver.value_bounds(pos, seat)
     chance = not pos.trick and bool(solver.dice_suits(pos))
     secs = time.perf_counter() - t0
-    stopped = solver.interrupted
+    halt = _halt(solver, max_time)
     row = {"seat": seat, "value": _bound(value), "to_act": pos.to_act(), "chance": chance, "nodes": nodes}
-    if cap or stopped:
+    if cap or halt:
         row |= {"low": _bound(low), "high": _bound(high)}
-    if stopped:
-        row["interrupted"] = True
+    row |= _halt_fields(solver)
     if fmt == "json":
         emit_json(row, out, indent=None)
     elif fmt == "csv":
         emit(to_csv([row], list(row)), out)
     else:
-        emit(_title(seat, value, chance, pos.to_act(), nodes, secs, low, high, cap, stopped) + "\n", out)
-    if stopped:
+        emit(_title(seat, value, chance, pos.to_act(), nodes, secs, low, high, cap, halt) + "\n", out)
+    if solver.interrupted:
         raise KeyboardInterrupt  # the CLI's own exit for an interruption: one line, code 130
 
 
@@ -243,9 +257,13 @@ def _num(v: float):
               help="Give each search (the position's, each action's) up after N nodes and show the bounds "
                    "it proved instead of the exact value (JSON/CSV: value null, low/high). Default: no "
                    "limit, every value exact.")
+@click.option("--max-time", default=None, type=float, metavar="S",
+              help="Stop searching S seconds after the first search starts and show what is solved: the "
+                   "values finished exact, the rest as the bounds proved (JSON: timed_out, low/high). "
+                   "Unlike --max-nodes the result depends on the machine's speed.")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
-          seat, tt_bits, value_only, max_nodes, fmt, out) -> None:
+          seat, tt_bits, value_only, max_nodes, max_time, fmt, out) -> None:
     """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
@@ -260,6 +278,7 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
       tjsim solve --trace deal.json --at 12 --seat 3 --format json
       tjsim solve --trace deal.json --at 0 --seat 3 --value-only
       tjsim solve --trace deal.json --at 0 --max-nodes 2000000
+      tjsim solve --trace deal.json --at 0 --max-time 10
     """
     rules, pos = read_position(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at,
                                banker, streak)
@@ -268,28 +287,32 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
         raise TjsimError(f"--tt-bits must be {TT_BITS_MIN} to {TT_BITS_MAX}, got {tt_bits}")
     if max_nodes is not None and max_nodes < 1:
         raise TjsimError(f"--max-nodes must be a positive number of nodes, got {max_nodes}")
+    if max_time is not None and not max_time > 0:
+        raise TjsimError(f"--max-time must be a positive number of seconds, got {max_time:g}")
     cap = max_nodes or 0
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
 
     # interruptible: Ctrl-C stops the search at once and the command prints what it has solved
     solver = Solver(rules, tt_bits=tt_bits, max_nodes=cap, interruptible=True)
+    solver.time_limit = max_time
     if value_only:
-        _value_only(solver, pos, seat, fmt, out, t0, cap)
+        _value_only(solver, pos, seat, fmt, out, t0, cap, max_time)
         return
     with _SolveProgress(pos, cap) as progress:
         solver.on_nodes = progress.nodes
         sol = solver.solve(pos, seat, on_action=progress)
     secs = time.perf_counter() - t0
 
-    _emit_solution(sol, seat, fmt, out, secs, cap)
+    _emit_solution(sol, seat, fmt, out, secs, cap, _halt(solver, max_time), _halt_fields(solver))
     if sol.interrupted:
         raise KeyboardInterrupt  # after the partial answer: the CLI's one line and exit code 130
 
 
-def _emit_solution(sol, seat: int, fmt: str, out, secs: float, cap: int) -> None:
-    """The solution as a table, JSON or CSV; bounds too under --max-nodes or after an interruption."""
-    bounded = bool(cap) or sol.interrupted
+def _emit_solution(sol, seat: int, fmt: str, out, secs: float, cap: int, halt: str | None,
+                   halt_fields: dict) -> None:
+    """The solution as a table, JSON or CSV; bounds too under --max-nodes or when the solve was stopped."""
+    bounded = bool(cap) or halt is not None
 
     def extra(x) -> dict:  # the proved bounds of the position or an action
         return {"low": _bound(x.low), "high": _bound(x.high)} if bounded else {}
@@ -299,7 +322,7 @@ def _emit_solution(sol, seat: int, fmt: str, out, secs: float, cap: int) -> None
     if fmt == "json":
         emit_json({"seat": seat, "value": _bound(sol.value), "to_act": sol.to_act, "chance": sol.chance,
                    "actions": actions, "nodes": sol.nodes} | extra(sol)
-                  | ({"interrupted": True} if sol.interrupted else {}), out, indent=None)
+                  | halt_fields, out, indent=None)
         return
     if fmt == "csv":
         cols = ["action", "tiles", "value"] + (["low", "high"] if bounded else [])
@@ -307,6 +330,5 @@ def _emit_solution(sol, seat: int, fmt: str, out, secs: float, cap: int) -> None
         return
     rows = [{"action": a.action, "tiles": " ".join(tile_list(a.mask)), "value": _shown(a.value, a.low, a.high),
              "best": "*" if not math.isnan(a.value) and a.value == sol.value else ""} for a in sol.actions]
-    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs, sol.low, sol.high, cap,
-                   sol.interrupted)
+    title = _title(seat, sol.value, sol.chance, sol.to_act, sol.nodes, secs, sol.low, sol.high, cap, halt)
     emit(render_table(rows, ["action", "tiles", "value", "best"], title=title), out)

@@ -9,6 +9,7 @@ action of the seat to act (copies of a kind are one action).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -157,6 +158,7 @@ class Solution:
     low: float  # bounds on `value` (equal to it unless a search gave up under the node cap)
     high: float
     interrupted: bool = False  # Ctrl-C stopped the solve: the actions not yet solved show bounds only
+    timed_out: bool = False  # the solver's deadline (--max-time) stopped it, with the same effect
 
 
 # A Solver starts on a table of at most 2^TT_START_BITS entries (15 MB): allocating and first
@@ -188,6 +190,11 @@ class Solver:
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
         self.interrupted = False
+        # with interruptible: seconds of searching after which it stops as at Ctrl-C (None: no limit),
+        # counted from the first search (deadline: the time.monotonic() value then reached)
+        self.time_limit = None
+        self.deadline = None
+        self.timed_out = False
         # with interruptible: called about 4 times a second during a search with the nodes searched
         # so far by this solver (a progress bar's counter)
         self.on_nodes = None
@@ -235,7 +242,7 @@ class Solver:
         small = len(self.tt[0]) < 1 << self.tt_bits
         if small and (limit <= 0 or limit > GROW_NODES):
             got = self._run(pos, seat, guess, GROW_NODES)
-            if not np.isnan(got[0]) or self.interrupted:
+            if not np.isnan(got[0]) or self.interrupted or self.timed_out:
                 return got
             self.tt = K.new_tt(self.tt_bits)
             v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1))
@@ -248,7 +255,11 @@ class Solver:
         X[K.X_LIMIT] = limit
         bounds = np.empty(2)
         args = (self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
-        if self.interrupted:  # stopped already: no more searching
+        if self.time_limit is not None and self.deadline is None:
+            self.deadline = time.monotonic() + self.time_limit
+        if self.interruptible and self.deadline is not None and time.monotonic() >= self.deadline:
+            self.timed_out = True
+        if self.interrupted or self.timed_out:  # stopped already: no more searching
             v, bounds[:] = math.nan, (-K.INF, K.INF)
         elif self.interruptible:
             v = self._run_in_thread(X, args)
@@ -270,8 +281,9 @@ class Solver:
             if self.on_nodes is not None:
                 self.on_nodes(self.nodes_searched + int(X[K.X_NODES]))
 
-        v, stopped = run_interruptible(K.mtd_kernel, args, stop, tick)
-        self.interrupted |= stopped
+        v, halted = run_interruptible(K.mtd_kernel, args, stop, tick, deadline=self.deadline)
+        self.interrupted |= halted == "interrupt"
+        self.timed_out |= halted == "deadline"
         return v
 
     def value(self, pos: Position, seat: int) -> tuple[float, int]:
@@ -397,7 +409,8 @@ class Solver:
             if root is not None:
                 low, high = max(low, root[1]), min(high, root[2])
             value = low if low == high else math.nan
-        return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high, self.interrupted)
+        return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high, self.interrupted,
+                        self.timed_out)
 
 
 def _finish_trick(rules: RuleSet, cat, pos: Position) -> Position:

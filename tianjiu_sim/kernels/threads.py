@@ -3,6 +3,7 @@ kernels that Ctrl-C can stop."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numba
 from numba.core import cgutils, types
@@ -32,18 +33,19 @@ def fetch_add1(typingctx, arr, idx):
     return types.int64(arr, idx), codegen
 
 
-def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25):
-    """Call a nogil kernel so that Ctrl-C is heard at once: (its result, whether Ctrl-C came).
+def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25, deadline: float | None = None):
+    """Call a nogil kernel so that Ctrl-C is heard at once: (its result, None | "interrupt" | "deadline").
 
     numba code never returns to the interpreter, so a SIGINT waits for the kernel to end (minutes
     for a long search).  Here the kernel runs in a worker thread while the main thread waits on an
     event, where KeyboardInterrupt reaches it; then `stop()` is called (it sets a flag the kernel
     reads) every 2 ms until the kernel returns, and the result is whatever the kernel made of it.
-    `tick()` is called every `every` seconds meanwhile (a progress bar).  Off the main thread, which
-    signals never reach, the kernel is simply called.
+    The same happens at `deadline` (a time.monotonic() value), if given.  `tick()` is called every
+    `every` seconds meanwhile (a progress bar).  Off the main thread, which signals never reach,
+    the kernel is simply called.
     """
     if threading.current_thread() is not threading.main_thread():
-        return kernel(*args), False
+        return kernel(*args), None
     out = []
     done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
 
@@ -54,16 +56,23 @@ def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25)
             done.set()
 
     threading.Thread(target=work, daemon=True).start()
-    interrupted = False
+    halted = None
     try:
-        while not done.wait(every):
+        while True:
+            wait = every if deadline is None else max(0.0, min(every, deadline - time.monotonic()))
+            if done.wait(wait):
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                halted = "deadline"
+                break
             if tick is not None:
                 tick()
     except KeyboardInterrupt:
-        interrupted = True
+        halted = "interrupt"
+    if halted is not None:
         stop()
         while not done.wait(0.002):
             stop()
     if not out:
         raise RuntimeError(f"{getattr(kernel, '__name__', 'a kernel')} failed in its worker thread")
-    return out[0], interrupted
+    return out[0], halted

@@ -197,12 +197,12 @@ def play_rows(rules: RuleSet, policies, seed: int, n: int, *, deal_index=0, hand
         def stop() -> None:
             ctl[1] = 1
 
-        _, stopped = run_interruptible(
+        _, halted = run_interruptible(
             _play_rows, (n_chunks, min(n_chunks, numba.get_num_threads()), np.uint64(seed), streams, idx, plan,
                          order_rows, given, _rows_of(banker, n), _rows_of(streak, n), pol, params, tables(rules),
                          out.payments, out.dong, out.closer, out.bonus, out.folded, counts,
                          out.hands if keep else _NONE2, *rec, _search_tables(rules, pol), ctl), stop)
-        if stopped:
+        if halted:
             raise KeyboardInterrupt  # the rows are unfinished; a results folder keeps its finished chunks
     if count_classes:
         out.class_counts = counts.sum(axis=0)
