@@ -2,6 +2,7 @@
 kernels that Ctrl-C can stop."""
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -33,6 +34,21 @@ def fetch_add1(typingctx, arr, idx):
     return types.int64(arr, idx), codegen
 
 
+_jobs: queue.SimpleQueue | None = None
+
+
+def _serve() -> None:
+    """The one kernel-calling thread: runs each job it is given, keeping its result or exception."""
+    while True:
+        kernel, args, box, done = _jobs.get()
+        try:
+            box["value"] = kernel(*args)
+        except BaseException as e:  # noqa: BLE001 (raised again in the waiting thread)
+            box["error"] = e
+        finally:
+            done.set()
+
+
 def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25, deadline: float | None = None):
     """Call a nogil kernel so that Ctrl-C is heard at once: (its result, None | "interrupt" | "deadline").
 
@@ -41,21 +57,19 @@ def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25,
     event, where KeyboardInterrupt reaches it; then `stop()` is called (it sets a flag the kernel
     reads) every 2 ms until the kernel returns, and the result is whatever the kernel made of it.
     The same happens at `deadline` (a time.monotonic() value), if given.  `tick()` is called every
-    `every` seconds meanwhile (a progress bar).  Off the main thread, which signals never reach,
-    the kernel is simply called.
+    `every` seconds meanwhile (a progress bar).  The worker is one long-lived thread: a new thread
+    per call cost 1.5 ms (OpenMP builds a thread team for each new thread that starts a parallel
+    kernel).  Off the main thread, which signals never reach, the kernel is simply called.
     """
+    global _jobs
     if threading.current_thread() is not threading.main_thread():
         return kernel(*args), None
-    out = []
+    if _jobs is None:
+        _jobs = queue.SimpleQueue()
+        threading.Thread(target=_serve, name="tjsim-kernel", daemon=True).start()
+    box: dict = {}
     done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
-
-    def work() -> None:
-        try:
-            out.append(kernel(*args))
-        finally:
-            done.set()
-
-    threading.Thread(target=work, daemon=True).start()
+    _jobs.put((kernel, args, box, done))
     halted = None
     try:
         while True:
@@ -73,6 +87,6 @@ def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25,
         stop()
         while not done.wait(0.002):
             stop()
-    if not out:
-        raise RuntimeError(f"{getattr(kernel, '__name__', 'a kernel')} failed in its worker thread")
-    return out[0], halted
+    if "error" in box:
+        raise box["error"]
+    return box["value"], halted
