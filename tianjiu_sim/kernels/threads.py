@@ -49,6 +49,17 @@ def _serve() -> None:
             done.set()
 
 
+def _compile_here(kernel, args: tuple) -> None:
+    """Compile (or load from the cache) the kernel for these arguments in this thread, where Ctrl-C is
+    heard: a first run's compile takes minutes, and in the worker thread it could not be stopped."""
+    overloads = getattr(kernel, "overloads", None)
+    if overloads is None:
+        return
+    sig = tuple(numba.typeof(a) for a in args)
+    if sig not in overloads:
+        kernel.compile(sig)
+
+
 def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25, deadline: float | None = None):
     """Call a nogil kernel so that Ctrl-C is heard at once: (its result, None | "interrupt" | "deadline").
 
@@ -67,6 +78,7 @@ def run_interruptible(kernel, args: tuple, stop, tick=None, every: float = 0.25,
     if _jobs is None:
         _jobs = queue.SimpleQueue()
         threading.Thread(target=_serve, name="tjsim-kernel", daemon=True).start()
+    _compile_here(kernel, args)
     box: dict = {}
     done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts marks a live thread as ended
     _jobs.put((kernel, args, box, done))
