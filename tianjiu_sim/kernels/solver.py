@@ -483,7 +483,7 @@ def _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader):
     return False
 
 
-@njit(cache=True)  # not inlined: _search compiles a third faster without a second copy of the bounds
+@njit(cache=True, _nrt=False)  # not inlined: _search compiles a third faster without a second copy of the bounds
 def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size):
     """Bounds on the next boundary for every seat that may still take this trick (module docstring).
 
@@ -509,7 +509,7 @@ def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_se
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_row(T, row, p):
     """Whether play p is listed in a row of plays (e.g. the plays beating one standing as a follower)."""
     for k in range(1, T[row, 0] + 1):
@@ -518,7 +518,7 @@ def _in_row(T, row, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, tmp, t):
     """Bounds on s's result when seat t, still to act in this trick, holds a play sure to take it.
 
@@ -806,7 +806,7 @@ _SEARCH_SIG = types.float64(_I2, _I1, _I1, _I2, types.float64[:, ::1], _I1, _I1,
                             *([types.int64] * 10), types.float64, types.float64)
 
 
-@njit(_SEARCH_SIG, cache=True)  # an explicit signature: one compiled recursion, no literal variants
+@njit(_SEARCH_SIG, cache=True, _nrt=False)  # an explicit signature: one compiled recursion, no literal variants
 def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
     """Fail-soft alpha-beta value (for seat X_SEAT) of the rest of the deal from this node.
