@@ -233,9 +233,13 @@ class Solver:
             node = (pos.leader, lead_p, win_p, win_seat, int(is_lead), caught, first, pos.trick[-1][0])
         return X, hands, dong, node
 
-    def _value(self, pos: Position, seat: int, guess: float = 0.0) -> tuple[float, int, float, float]:
+    def _value(self, pos: Position, seat: int, guess: float | None = None) -> tuple[float, int, float, float]:
         """The future value for `seat` from `pos` (bonuses already paid excluded), the nodes searched
-        and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes)."""
+        and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes).
+
+        Without a guess (e.g. another action's value) the search first tests the value's floor, then
+        walks up from 0 (kernels/solver.py, mtd_kernel).
+        """
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
@@ -249,9 +253,11 @@ class Solver:
             return v, got[1] + more, lo, hi
         return self._run(pos, seat, guess, limit)
 
-    def _run(self, pos: Position, seat: int, guess: float, limit: int) -> tuple[float, int, float, float]:
+    def _run(self, pos: Position, seat: int, guess: float | None, limit: int) -> tuple[float, int, float, float]:
         """One call of the kernel on the current table, giving up after `limit` nodes (0: never)."""
         X, hands, dong, node = self._arrays(pos, seat)
+        X[K.X_FLOOR_FIRST] = guess is None
+        guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
         bounds = np.empty(2)
         args = (self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
@@ -368,7 +374,7 @@ class Solver:
         paid0 = pos.paid[seat] if pos.paid else 0
         nodes = 0
         actions = []
-        guess = 0.0
+        guess = None
         legal = self.legal_actions(pos)
         chance = not pos.trick and bool(self.dice_suits(pos))
         root = None
