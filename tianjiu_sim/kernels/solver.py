@@ -131,8 +131,7 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST) = range(21)
 N_X = 21
-# X_FLOOR_FIRST != 0: mtd_kernel first tests whether the value is above its floor (the lowest
-# value the bounds allow) and only then walks from the guess (mtd_kernel's docstring).
+# X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
 # overwrite the budget for a moment); the search unwinds as when a budget runs out, and mtd_kernel
@@ -152,7 +151,7 @@ EXACT = 99
 # probability that s closes on the solved line.  Below every gap between distinct values
 # (multiples of 1/1296: two nested dice throws).
 CLOSE_EPS = 1.0 / 65536.0
-FLOOR_TEST = 1e9  # below every value: the floor test's window
+FLOOR_PROBE = -1e9  # below every value: a test that always holds and returns the static floor
 
 MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
 MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
@@ -1203,11 +1202,8 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
     """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact).
 
-    With X_FLOOR_FIRST the first real test is "value > floor": a seat shut out of every trick is
-    refuted directly, where a walk down from the guess proves one weaker bound after another,
-    each of which can cost far more than the strong one (full deal 42 of bench_solver, seat 3,
-    value −10: 84 M nodes from the guess 0, 1.7 M floor first).  Otherwise the walk goes on from
-    max(guess, what that test proved).
+    With X_FLOOR_FIRST the first test is "value > floor", then the walk goes on from max(guess,
+    what that test proved) (the floor test, module docstring).
     """
     for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
         gp[i, G_KILLER] = NO_KILLER
@@ -1220,7 +1216,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     stage = 2 if X[X_FLOOR_FIRST] != 0 else 0
     while lo < hi:
         if stage == 2:
-            b = -FLOOR_TEST  # always true: returns the floor the static bounds give, in a node or two
+            b = FLOOR_PROBE  # returns the floor the static bounds give, in a node or two
         elif stage == 1:
             b = lo + 1.0  # is the value above its floor at all?
         else:
