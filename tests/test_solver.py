@@ -497,7 +497,21 @@ def test_node_cap_bounds_hold_the_exact_values():
     assert gave_up > 0 and exact_under_cap > 0
 
 
-def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
+def test_threads_change_neither_values_nor_nodes():
+    """solve(threads=N): each action searched alone, so values, bounds and nodes are those of one thread."""
+    rules = preset("hk")
+    rng = random.Random(33)
+    for k in range(6):
+        pos = _cut_position(rules, rng, 5)
+        for cap in (0, 700):
+            one = Solver(rules, tt_bits=14, max_nodes=cap).solve(pos, 0)
+            for threads, interruptible in ((3, False), (1, True), (2, True)):
+                many = Solver(rules, tt_bits=14, max_nodes=cap, interruptible=interruptible).solve(pos, 0, threads=threads)
+                assert repr(many) == repr(one), (k, cap, threads)  # repr: NaN (gave up) equals NaN
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved(threads):
     """Ctrl-C (here interrupt_main) mid-search: solve() returns within seconds, interrupted, with bounds;
     meanwhile the node count reaches the progress callback."""
     import _thread
@@ -521,7 +535,7 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved():
     t = time.monotonic()
     timer.start()
     try:
-        sol = solver.solve(pos)
+        sol = solver.solve(pos, threads=threads)
     except KeyboardInterrupt:
         pytest.fail("the interrupt escaped the solver's wait")
     finally:

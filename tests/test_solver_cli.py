@@ -38,6 +38,9 @@ def test_solve_json_and_table():
         alone = json.loads(res.out)
         assert "actions" not in alone and alone["value"] == whole["value"] and alone["seat"] == int(seat)
         assert alone["nodes"] < whole["nodes"]  # one search, not one per action
+    for threads in ("1", "3"):  # the actions searched one or three at a time: the same answer and nodes
+        assert json.loads(run_cli(*DEAL, "--format", "json", "--threads", threads).out) == out
+    assert_user_error(run_cli(*DEAL, "--threads", "0"), "--threads must be at least 1")
     res = run_cli(*DEAL, "--value-only")
     assert res.code == 0 and "Exact value for seat 0" in res.out and ": 16" in res.out
     assert run_cli(*DEAL, "--value-only", "--format", "csv").out.splitlines()[0] == "seat,value,to_act,chance,nodes"

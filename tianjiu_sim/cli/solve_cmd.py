@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -117,8 +118,9 @@ class _SolveProgress:
     """Says on stderr at once when a solve may be long, then counts the actions solved and the nodes
     searched (a bar on a terminal, the node count moving while one long search runs)."""
 
-    def __init__(self, pos: Position, cap: int = 0, value_only: bool = False):
+    def __init__(self, pos: Position, cap: int = 0, value_only: bool = False, threads: int = 1):
         self.held = sum(popcount(h) for h in pos.hands)
+        self.threads = threads
         self.cap = cap
         self.value_only = value_only
         self.bar = None
@@ -140,7 +142,7 @@ class _SolveProgress:
                 wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
                         "this can take seconds, on some deals minutes or longer")
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
-                           "actions of the seat to act one by one (--value-only: the position's value alone, "
+                           f"actions of the seat to act, {self.threads} at a time (--value-only: the position's value alone, "
                            "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
                            "is solved)", err=True)
             # no rate and no time left: one action may take a thousand times longer than the others
@@ -161,9 +163,11 @@ class _SolveProgress:
             self.bar.close()
 
 
-# 2^22 entries: on full deals 2.7-3x fewer nodes than 2^20 (the actions' searches share the table),
+# 2^22 entries: on full deals 2.7-3x fewer nodes than 2^20 (measured when the actions shared one table),
 # 2^24 only 25 % fewer for 4x the memory (benchmarks/README.md)
 SOLVE_TT_BITS = 22
+# each thread may grow its own table to 2^--tt-bits entries (235 MB by default)
+MAX_DEFAULT_THREADS = 8
 TT_BITS_MIN, TT_BITS_MAX = 16, 26
 
 
@@ -248,7 +252,7 @@ def _num(v: float):
 @click.option("--tt-bits", default=SOLVE_TT_BITS, show_default=True, type=int,
               help=f"Transposition table of up to 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
                    f"{TT_BITS_MIN} to {TT_BITS_MAX}. It starts at 2^18 (15 MB) and grows to 2^N when a "
-                   "search passes 1M nodes; the actions' searches share it (benchmarks/README.md).")
+                   "search passes 1M nodes; each action is searched on a table emptied for it (benchmarks/README.md).")
 @click.option("--value-only", is_flag=True,
               help="Only the position's value, without each action's: one search instead of one per "
                    "action (full deals: median 0.86 s, 56 of 60 within 1.5 s; with every action 0.85 s, "
@@ -261,9 +265,13 @@ def _num(v: float):
               help="Stop searching S seconds after the first search starts and show what is solved: the "
                    "values finished exact, the rest as the bounds proved (JSON: timed_out, low/high). "
                    "Unlike --max-nodes the result depends on the machine's speed.")
+@click.option("--threads", default=None, type=int, metavar="N",
+              help=f"Actions searched at once, each in its own thread with its own table (up to 2^--tt-bits "
+                   f"entries each). Default: the cores, at most {MAX_DEFAULT_THREADS}. Values and node counts do "
+                   "not depend on it.")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
-          seat, tt_bits, value_only, max_nodes, max_time, fmt, out) -> None:
+          seat, tt_bits, value_only, max_nodes, max_time, threads, fmt, out) -> None:
     """The exact value of a position with every hand visible (RULES.md §8, an oracle's view).
 
     The perspective seat maximises its net result (settlement plus bonuses), the other seats
@@ -289,6 +297,10 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
         raise TjsimError(f"--max-nodes must be a positive number of nodes, got {max_nodes}")
     if max_time is not None and not max_time > 0:
         raise TjsimError(f"--max-time must be a positive number of seconds, got {max_time:g}")
+    if threads is not None and threads < 1:
+        raise TjsimError(f"--threads must be at least 1, got {threads}")
+    threads = threads or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
+                             (os.cpu_count() or 1), MAX_DEFAULT_THREADS)
     cap = max_nodes or 0
     t0 = time.perf_counter()
     from ..kernels.position import Solver  # noqa: PLC0415 (its kernels compile on import)
@@ -299,9 +311,9 @@ def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, a
     if value_only:
         _value_only(solver, pos, seat, fmt, out, t0, cap, max_time)
         return
-    with _SolveProgress(pos, cap) as progress:
+    with _SolveProgress(pos, cap, threads=threads) as progress:
         solver.on_nodes = progress.nodes
-        sol = solver.solve(pos, seat, on_action=progress)
+        sol = solver.solve(pos, seat, on_action=progress, threads=threads)
     secs = time.perf_counter() - t0
 
     _emit_solution(sol, seat, fmt, out, secs, cap, _halt(solver, max_time), _halt_fields(solver))

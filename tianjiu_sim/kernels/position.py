@@ -181,7 +181,9 @@ class Solver:
         self.T = K.build_solver_tables(rules)
         self.Q = pack_params(rules)
         self.tt_bits = tt_bits  # the table's full size; it starts smaller (TT_START_BITS)
-        self.tt = K.new_tt(min(tt_bits, TT_START_BITS))
+        self._tables: dict[int, tuple] = {}  # tables by size, allocated once (a new generation empties one)
+        self.tt = self._table(min(tt_bits, TT_START_BITS))
+        self.live = None  # the kernel context (X) of the search running now, for a stop from another thread
         self.scratch = K.new_scratch()
         self.gen = 0
         self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
@@ -199,6 +201,12 @@ class Solver:
         # so far by this solver (a progress bar's counter)
         self.on_nodes = None
         self.nodes_searched = 0
+
+    def _table(self, bits: int) -> tuple:
+        """The transposition table of 2^bits entries, allocated on first use."""
+        if bits not in self._tables:
+            self._tables[bits] = K.new_tt(bits)
+        return self._tables[bits]
 
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int):
@@ -248,19 +256,43 @@ class Solver:
             got = self._run(pos, seat, guess, GROW_NODES)
             if not np.isnan(got[0]) or self.interrupted or self.timed_out:
                 return got
-            self.tt = K.new_tt(self.tt_bits)
+            self.tt = self._table(self.tt_bits)
             v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1))
             return v, got[1] + more, lo, hi
         return self._run(pos, seat, guess, limit)
 
-    def _run(self, pos: Position, seat: int, guess: float | None, limit: int) -> tuple[float, int, float, float]:
-        """One call of the kernel on the current table, giving up after `limit` nodes (0: never)."""
+    def _alone(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
+        """`_value` as on a new Solver: its nodes and result depend on the position alone, not on
+        the searches before it (each action of `solve`, whichever thread runs it).
+
+        A new generation empties a table (no entry of another generation is ever read), so the
+        search runs on the small table, then, past GROW_NODES, on the full one, both as if new.
+        """
+        if pos.to_act() < 0:
+            raise TjsimError("the deal is over: no position to solve")
+        limit = self.max_nodes
+        small = min(self.tt_bits, TT_START_BITS)
+        self.gen += 1
+        if small < self.tt_bits and (limit <= 0 or limit > GROW_NODES):
+            got = self._run(pos, seat, None, GROW_NODES, self._table(small))
+            if not np.isnan(got[0]) or self.interrupted or self.timed_out:
+                return got
+            self.gen += 1
+            v, more, lo, hi = self._run(pos, seat, None, 0 if limit <= 0 else max(limit - got[1], 1),
+                                        self._table(self.tt_bits))
+            return v, got[1] + more, lo, hi
+        return self._run(pos, seat, None, limit, self._table(small))
+
+    def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
+             tt: tuple | None = None) -> tuple[float, int, float, float]:
+        """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never)."""
+        tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat)
         X[K.X_FLOOR_FIRST] = guess is None
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
         bounds = np.empty(2)
-        args = (self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, *node, float(guess), bounds)
+        args = (self.T, self.Q, X, *tt, hands, dong, *self.scratch, *node, float(guess), bounds)
         if self.time_limit is not None and self.deadline is None:
             self.deadline = time.monotonic() + self.time_limit
         if self.interruptible and self.deadline is not None and time.monotonic() >= self.deadline:
@@ -270,7 +302,9 @@ class Solver:
         elif self.interruptible:
             v = self._run_in_thread(X, args)
         else:
+            self.live = X
             v = K.mtd_kernel(*args)
+        self.live = None  # before the count grows: a reader adding both never counts a node twice
         self.nodes_searched += int(X[K.X_NODES])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
@@ -358,9 +392,124 @@ class Solver:
         """The position after the seat to act plays `action` with the tiles `mask`."""
         return advance(self.rules, self.cat, pos, action, mask)
 
-    def solve(self, pos: Position, seat: int | None = None, on_action=None) -> Solution:
+    def _spawn(self) -> Solver:
+        """A solver with the same rules and settings, its own tables (another thread's searches)."""
+        sub = Solver.__new__(Solver)
+        sub.__dict__.update(self.__dict__)  # the rules' tables are read only: shared
+        sub._tables = {}
+        sub.tt = sub._table(min(self.tt_bits, TT_START_BITS))
+        sub.scratch = K.new_scratch()
+        sub.gen = 0
+        sub.live = None
+        sub.interruptible = False  # the calling thread hears Ctrl-C and stops it (_search_all)
+        sub.on_nodes = None
+        sub.nodes_searched = 0
+        return sub
+
+    def _search_all(self, children: list[Position], seat: int, threads: int, on_action, done: int) -> list:
+        """`_alone` of each child, up to `threads` at once; on_action(solved, total) as they finish.
+
+        Interruptible solvers (and more than one thread) search in worker threads while this one
+        waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
+        `_run_in_thread` does) and the searches not finished end with the bounds they proved.
+        """
+        total = done + len(children)
+        if on_action is not None:
+            on_action(done, total)
+        if not children:
+            return []
+        if threads <= 1 and not self.interruptible:
+            out = []
+            for child in children:
+                out.append(self._alone(child, seat))
+                done += 1
+                if on_action is not None:
+                    on_action(done, total)
+            return out
+        from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait  # noqa: PLC0415
+
+        free = [self] + [self._spawn() for _ in range(min(threads, len(children)) - 1)]
+        busy: list[Solver] = []
+        interruptible, self.interruptible = self.interruptible, False
+        if self.time_limit is not None and self.deadline is None:
+            self.deadline = time.monotonic() + self.time_limit
+
+        def one(child: Position):
+            sv = free.pop()
+            busy.append(sv)
+            try:
+                if self.interrupted or self.timed_out:  # stopped: no new search starts
+                    return math.nan, 0, -math.inf, math.inf
+                return sv._alone(child, seat)
+            finally:
+                busy.remove(sv)
+                free.append(sv)
+
+        before = self.nodes_searched
+        finished = 0
+        shown = 0
+
+        def tick() -> None:
+            nonlocal shown
+            if self.on_nodes is not None:
+                now = before + finished
+                for sv in list(busy):  # the count first, then the live search (never counted twice)
+                    X = sv.live
+                    now += int(X[K.X_NODES]) if X is not None else 0
+                shown = max(shown, now)
+                self.on_nodes(shown)
+
+        def stop() -> None:
+            for sv in list(busy):
+                sv.interrupted = True  # no further search in this solver (the reason is kept on self)
+                X = sv.live
+                if X is not None:
+                    X[K.X_STOP] = 1
+                    X[K.X_BUDGET] = 1  # a node past its budget unwinds the search (kernels/solver.py)
+
+        pool = ThreadPoolExecutor(max_workers=len(free), thread_name_prefix="tjsim-solve")
+        try:
+            jobs = {pool.submit(one, c): k for k, c in enumerate(children)}
+            out: list = [None] * len(children)
+            pending = set(jobs)
+            halted = None
+            try:
+                while pending:
+                    wait_s = 0.25 if self.deadline is None else max(0.0, min(0.25, self.deadline - time.monotonic()))
+                    ready, pending = wait(pending, timeout=wait_s, return_when=FIRST_COMPLETED)
+                    for f in ready:
+                        out[jobs[f]] = f.result()
+                        finished += out[jobs[f]][1]
+                        done += 1
+                        if on_action is not None:
+                            on_action(done, total)
+                    if self.deadline is not None and time.monotonic() >= self.deadline and pending:
+                        halted = "deadline"
+                        break
+                    tick()
+            except KeyboardInterrupt:
+                halted = "interrupt"
+            if halted is not None:
+                timed_out = self.timed_out or halted == "deadline"
+                self.interrupted = True  # no job not yet started searches now (`one`)
+                while pending:
+                    stop()
+                    ready, pending = wait(pending, timeout=0.002)
+                for f, k in jobs.items():
+                    out[k] = f.result()
+                self.interrupted = halted == "interrupt"  # stop() marked self too, whatever the reason
+                self.timed_out = timed_out
+        finally:
+            pool.shutdown(wait=True)
+            self.interruptible = interruptible
+        self.nodes_searched = before + sum(n for _, n, _, _ in out)
+        return out
+
+    def solve(self, pos: Position, seat: int | None = None, on_action=None, threads: int = 1) -> Solution:
         """V_seat of the position and of each distinct legal action of the seat to act.
 
+        Each action is searched alone (`_alone`), so its value and nodes do not depend on the order
+        or on `threads`, the number of actions searched at once (each thread has its own tables).
         on_action(done, total), if given, is called before the first action is solved and after each one.
         """
         pos.check()
@@ -373,8 +522,6 @@ class Solver:
         self.gen += 1
         paid0 = pos.paid[seat] if pos.paid else 0
         nodes = 0
-        actions = []
-        guess = None
         legal = self.legal_actions(pos)
         chance = not pos.trick and bool(self.dice_suits(pos))
         root = None
@@ -385,27 +532,25 @@ class Solver:
             fut, n, lo, hi = self._value(pos, seat)
             nodes += n
             root = (fut + paid0, lo + paid0, hi + paid0)
-        if on_action is not None:
-            on_action(0, len(legal))
-        for action, mask in legal:
-            child = self.apply(pos, action, mask)
-            if child.to_act() < 0:
+        children = [self.apply(pos, action, mask) for action, mask in legal]
+        todo = [i for i, c in enumerate(children) if c.to_act() >= 0]
+        found = self._search_all([children[i] for i in todo], seat, threads, on_action, len(legal) - len(todo))
+        searched = dict(zip(todo, found))
+        actions = []
+        for i, ((action, mask), child) in enumerate(zip(legal, children)):
+            if i not in searched:
                 v = lo = hi = float(child.paid[seat])  # the deal is over: `paid` is the whole result
             else:
-                fut, n, lo, hi = self._value(child, seat, guess)
+                fut, n, lo, hi = searched[i]
                 nodes += n
                 paid = child.paid[seat] if child.paid else 0
                 v, lo, hi = fut + paid, lo + paid, hi + paid
-                if not math.isnan(fut):
-                    guess = fut
             if root is not None and not chance:
                 if to_act == seat:
                     hi = min(hi, root[2])
                 else:
                     lo = max(lo, root[1])
             actions.append(Action(action, mask, lo if lo == hi else v, lo, hi))
-            if on_action is not None:
-                on_action(len(actions), len(legal))
         if chance:
             value, low, high = root
         else:
