@@ -542,7 +542,8 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved(threads):
         timer.cancel()
         signal.signal(signal.SIGINT, old)
     assert time.monotonic() - t < 8
-    assert sol.interrupted and sol.value != sol.value  # NaN: the position's value is not proved
+    # the position's value is searched first (about 0.3 s): exact, or NaN if the interrupt came sooner
+    assert sol.interrupted and (sol.value != sol.value or sol.value == 0)
     assert [" ".join(tile_list(a.mask)) for a in sol.actions] == list(HARD_VALUES)
     for a in sol.actions:
         want = HARD_VALUES[" ".join(tile_list(a.mask))]

@@ -261,12 +261,15 @@ class Solver:
             return v, got[1] + more, lo, hi
         return self._run(pos, seat, guess, limit)
 
-    def _alone(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
+    def _alone(self, pos: Position, seat: int, known: tuple[float, float] | None = None,
+               guess: float | None = None) -> tuple[float, int, float, float]:
         """`_value` as on a new Solver: its nodes and result depend on the position alone, not on
         the searches before it (each action of `solve`, whichever thread runs it).
 
         A new generation empties a table (no entry of another generation is ever read), so the
-        search runs on the small table, then, past GROW_NODES, on the full one, both as if new.
+        search runs on the small table, then, past GROW_NODES, on the full one, both as if new
+        (the second starting from the bounds the first proved).  With `known` bounds on the value
+        (future part) the first test is "value >= guess", then the floor test (mtd_kernel).
         """
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
@@ -274,24 +277,27 @@ class Solver:
         small = min(self.tt_bits, TT_START_BITS)
         self.gen += 1
         if small < self.tt_bits and (limit <= 0 or limit > GROW_NODES):
-            got = self._run(pos, seat, None, GROW_NODES, self._table(small))
+            got = self._run(pos, seat, guess, GROW_NODES, self._table(small), known)
             if not np.isnan(got[0]) or self.interrupted or self.timed_out:
                 return got
             self.gen += 1
-            v, more, lo, hi = self._run(pos, seat, None, 0 if limit <= 0 else max(limit - got[1], 1),
-                                        self._table(self.tt_bits))
+            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1),
+                                        self._table(self.tt_bits), (got[2], got[3]))
             return v, got[1] + more, lo, hi
-        return self._run(pos, seat, None, limit, self._table(small))
+        return self._run(pos, seat, guess, limit, self._table(small), known)
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
-             tt: tuple | None = None) -> tuple[float, int, float, float]:
-        """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never)."""
+             tt: tuple | None = None, known: tuple[float, float] | None = None) -> tuple[float, int, float, float]:
+        """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never).
+
+        Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
+        """
         tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat)
-        X[K.X_FLOOR_FIRST] = guess is None
+        X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
-        bounds = np.empty(2)
+        bounds = np.array([-K.INF, K.INF] if known is None else [max(known[0], -K.INF), min(known[1], K.INF)])
         args = (self.T, self.Q, X, *tt, hands, dong, *self.scratch, *node, float(guess), bounds)
         if self.time_limit is not None and self.deadline is None:
             self.deadline = time.monotonic() + self.time_limit
@@ -406,41 +412,42 @@ class Solver:
         sub.nodes_searched = 0
         return sub
 
-    def _search_all(self, children: list[Position], seat: int, threads: int, on_action, done: int) -> list:
-        """`_alone` of each child, up to `threads` at once; on_action(solved, total) as they finish.
+    def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int) -> list:
+        """`_alone(child, seat, known, guess)` of each job, up to `threads` at once; on_action(solved,
+        total) as they finish.
 
         Interruptible solvers (and more than one thread) search in worker threads while this one
         waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
         `_run_in_thread` does) and the searches not finished end with the bounds they proved.
         """
-        total = done + len(children)
+        total = done + len(jobs)
         if on_action is not None:
             on_action(done, total)
-        if not children:
+        if not jobs:
             return []
         if threads <= 1 and not self.interruptible:
             out = []
-            for child in children:
-                out.append(self._alone(child, seat))
+            for job in jobs:
+                out.append(self._alone(job[0], seat, *job[1:]))
                 done += 1
                 if on_action is not None:
                     on_action(done, total)
             return out
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait  # noqa: PLC0415
 
-        free = [self] + [self._spawn() for _ in range(min(threads, len(children)) - 1)]
+        free = [self] + [self._spawn() for _ in range(min(threads, len(jobs)) - 1)]
         busy: list[Solver] = []
         interruptible, self.interruptible = self.interruptible, False
         if self.time_limit is not None and self.deadline is None:
             self.deadline = time.monotonic() + self.time_limit
 
-        def one(child: Position):
+        def one(job: tuple):
             sv = free.pop()
             busy.append(sv)
             try:
                 if self.interrupted or self.timed_out:  # stopped: no new search starts
                     return math.nan, 0, -math.inf, math.inf
-                return sv._alone(child, seat)
+                return sv._alone(job[0], seat, *job[1:])
             finally:
                 busy.remove(sv)
                 free.append(sv)
@@ -469,17 +476,17 @@ class Solver:
 
         pool = ThreadPoolExecutor(max_workers=len(free), thread_name_prefix="tjsim-solve")
         try:
-            jobs = {pool.submit(one, c): k for k, c in enumerate(children)}
-            out: list = [None] * len(children)
-            pending = set(jobs)
+            futures = {pool.submit(one, job): k for k, job in enumerate(jobs)}
+            out: list = [None] * len(jobs)
+            pending = set(futures)
             halted = None
             try:
                 while pending:
                     wait_s = 0.25 if self.deadline is None else max(0.0, min(0.25, self.deadline - time.monotonic()))
                     ready, pending = wait(pending, timeout=wait_s, return_when=FIRST_COMPLETED)
                     for f in ready:
-                        out[jobs[f]] = f.result()
-                        finished += out[jobs[f]][1]
+                        out[futures[f]] = f.result()
+                        finished += out[futures[f]][1]
                         done += 1
                         if on_action is not None:
                             on_action(done, total)
@@ -495,7 +502,7 @@ class Solver:
                 while pending:
                     stop()
                     ready, pending = wait(pending, timeout=0.002)
-                for f, k in jobs.items():
+                for f, k in futures.items():
                     out[k] = f.result()
                 self.interrupted = halted == "interrupt"  # stop() marked self too, whatever the reason
                 self.timed_out = timed_out
@@ -524,17 +531,25 @@ class Solver:
         nodes = 0
         legal = self.legal_actions(pos)
         chance = not pos.trick and bool(self.dice_suits(pos))
-        root = None
-        if self.max_nodes > 0 or chance:
-            # with the dice the position's value is its own (a chance node); under a node cap its
-            # search (usually short) bounds every action: none is worth more than the position to
-            # the seat choosing it, nor less to its opponents
-            fut, n, lo, hi = self._value(pos, seat)
-            nodes += n
-            root = (fut + paid0, lo + paid0, hi + paid0)
+        # The position's value first (with the dice a chance node, its value its own).  Its search is
+        # usually short, and it bounds every action: none is worth more than the position to the
+        # seat choosing it, nor less to its opponents.  So each action's search starts with the one
+        # test that settles a best action: "as good as the position?" (mtd_kernel, X_FLOOR_FIRST = 2).
+        fut, n, lo, hi = self._value(pos, seat)
+        nodes += n
+        root = (fut + paid0, lo + paid0, hi + paid0)
         children = [self.apply(pos, action, mask) for action, mask in legal]
         todo = [i for i, c in enumerate(children) if c.to_act() >= 0]
-        found = self._search_all([children[i] for i in todo], seat, threads, on_action, len(legal) - len(todo))
+        jobs = []
+        for i in todo:
+            paid = children[i].paid[seat] if children[i].paid else 0
+            known, guess = None, None
+            if not chance and to_act == seat and math.isfinite(root[2]):
+                known, guess = (-math.inf, root[2] - paid), root[2] - paid
+            elif not chance and to_act != seat and math.isfinite(root[1]):
+                known, guess = (root[1] - paid, math.inf), root[1] - paid + 1.0
+            jobs.append((children[i], known, guess))
+        found = self._search_all(jobs, seat, threads, on_action, len(legal) - len(todo))
         searched = dict(zip(todo, found))
         actions = []
         for i, ((action, mask), child) in enumerate(zip(legal, children)):

@@ -84,7 +84,9 @@ the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kerne
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
 far more than the strong one: the minimisers then try lines that merely hold s below the bound
 before the line that shuts it out (full deal 42, seat 3: 84 M nodes from the guess 0, 1.7 M floor
-first; medians over 200 full deals: banker 21.9 k → 11.3 k nodes, seat 3 5.2 k → 3.1 k).
+first; medians over 200 full deals: banker 21.9 k → 11.3 k nodes, seat 3 5.2 k → 3.1 k).  For
+each action of `tjsim solve` the position's value is known first, and bounds the action's: its
+first test is "as good as the position?", which settles a best action alone (X_FLOOR_FIRST = 2).
 
 Why these reductions are exact: swapping two tiles of one group in a hand gives an isomorphic
 remainder of the deal (every other seat's tile beats both or neither, neither is in a multi-tile
@@ -1202,25 +1204,32 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
     """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact).
 
-    With X_FLOOR_FIRST the first test is "value > floor", then the walk goes on from max(guess,
-    what that test proved) (the floor test, module docstring).
+    bounds[0:2] holds on entry what is known already (-INF, INF: nothing); no test is made outside it.
+    X_FLOOR_FIRST = 1: the first test is "value > floor", then the walk goes on from max(guess,
+    what that test proved) (the floor test, module docstring).  X_FLOOR_FIRST = 2: the first test is
+    "value >= guess"; unless that settles the value, the floor test follows (an action of `tjsim
+    solve`, the guess the position's value: the best actions take that one test).
     """
     for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
         gp[i, G_KILLER] = NO_KILLER
         gp[i, G_KILLER + 1] = NO_KILLER
     X[X_BUDGET] = X[X_LIMIT]
     X[X_ABORT] = 0
-    lo = -INF
-    hi = INF
+    lo = bounds[0]
+    hi = bounds[1]
     g = guess
-    stage = 2 if X[X_FLOOR_FIRST] != 0 else 0
+    stage = (2, 3)[X[X_FLOOR_FIRST] - 1] if X[X_FLOOR_FIRST] > 0 else 0
     while lo < hi:
-        if stage == 2:
+        if stage == 3:
+            b = guess
+        elif stage == 2:
             b = FLOOR_PROBE  # returns the floor the static bounds give, in a node or two
         elif stage == 1:
             b = lo + 1.0  # is the value above its floor at all?
         else:
             b = g if g > lo else lo + 1.0
+        if stage != 2 and b > hi:
+            b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
         v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, np.int64(0),
                     leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
                     b - 1.0, b)
@@ -1230,13 +1239,15 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             bounds[1] = hi
             return np.nan
         if v <= b - 1.0:
-            hi = v
+            hi = min(hi, v)
         elif v >= b:
-            lo = v
+            lo = max(lo, v)
         else:
             lo = v
             hi = v
         g = max(v, guess) if stage == 1 and v >= b else v
+        if stage == 3:
+            g = guess if v >= b else lo  # after the floor test, walk up from what that proved
         if stage > 0:
             stage -= 1
     bounds[0] = lo
@@ -1249,5 +1260,7 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                  leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess):
     """The exact value for seat X_SEAT of the node given as in `_search`: MTD(f) zero-window steps."""
     bounds = np.empty(2)
+    bounds[0] = -INF
+    bounds[1] = INF
     return mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                       leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds)
