@@ -443,9 +443,38 @@ def test_node_cap_gives_up_and_never_alters_a_value():
     assert Solver(rules, tt_bits=16, max_nodes=nodes + 1).value(pos, 0) == (exact, nodes)
 
 
+def test_tt_grow_moves_every_entry_of_the_generation():
+    """tt_grow: each entry of the search's generation is found in the larger table at its own slot."""
+    import numpy as np
+
+    import tianjiu_sim.kernels.solver as K
+
+    rules = preset("hk")
+    sv = Solver(rules, tt_bits=12)
+    rng = random.Random(5)
+    for _ in range(50):  # a position whose search stores a few hundred entries
+        sv.value(_cut_position(rules, rng, 6), 0)
+        ttk, ttv, ttb, ttg = sv.tt
+        live = np.nonzero(ttg == sv.gen)[0]
+        if len(live) > 200:
+            break
+    assert len(live) > 200
+    big = K.new_tt(16)
+    big[3][:] = -1  # no slot of the generation before the move
+    K.tt_grow(sv.tt, big, sv.gen)
+    found = 0
+    for i in live:
+        j = K._tt_index(ttk[i, 0], ttk[i, 2], 1 << 16)
+        if big[3][j] == sv.gen and (big[0][j] == ttk[i]).all():
+            assert (big[1][j] == ttv[i]).all() and big[2][j] == ttb[i]
+            found += 1
+    assert found >= 0.98 * len(live)  # two keys of the small table may meet in one slot of the large
+    assert (big[3] == sv.gen).sum() <= len(live)
+
+
 def test_table_growth_changes_no_value(monkeypatch):
-    """A solve that outgrows the small starting table is run again on the full one: same values, node
-    counts that add up, and the user's node cap still counting every node of both runs."""
+    """A solve that outgrows the small starting table goes on in the full one: same values, node
+    counts that add up, and the user's node cap still counting every node of both parts."""
     import tianjiu_sim.kernels.position as P
 
     rules = preset("hk")

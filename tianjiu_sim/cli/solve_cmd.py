@@ -255,8 +255,7 @@ def _num(v: float):
                    "search passes 1M nodes; each action is searched on a table emptied for it (benchmarks/README.md).")
 @click.option("--value-only", is_flag=True,
               help="Only the position's value, without each action's: one search instead of one per "
-                   "action (full deals: median 0.86 s, 56 of 60 within 1.5 s; with every action 0.85 s, "
-                   "but 22 of 60 over 1 s).")
+                   "action, far sooner on deals where an action's proof is long (benchmarks/README.md).")
 @click.option("--max-nodes", default=None, type=int, metavar="N",
               help="Give each search (the position's, each action's) up after N nodes and show the bounds "
                    "it proved instead of the exact value (JSON/CSV: value null, low/high). Default: no "

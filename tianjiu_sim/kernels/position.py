@@ -163,9 +163,10 @@ class Solution:
 
 # A Solver starts on a table of at most 2^TT_START_BITS entries (15 MB): allocating and first
 # touching 2^22 (235 MB) took 0.03-0.5 s on the benchmark VM, more than most full-deal searches
-# (median 31k nodes).  A search that passes GROW_NODES on the small table is given up and run
-# again on the full one, which later searches keep: at most 1M nodes (about 0.3 s) repeated, on
-# searches that take seconds (benchmarks/README.md, "Start-up").
+# (median 31k nodes).  A search that passes GROW_NODES on the small table stops, its entries move
+# to the full table (kernels/solver.py, tt_grow) and it goes on there from the bounds it proved:
+# only the walk back to where it was is repeated, mostly through table hits (run again from
+# nothing, as before stop 20, it cost 27 % more nodes on 50 full deals; benchmarks/README.md).
 TT_START_BITS = 18
 GROW_NODES = 1_000_000
 
@@ -256,8 +257,10 @@ class Solver:
             got = self._run(pos, seat, guess, GROW_NODES)
             if not np.isnan(got[0]) or self.interrupted or self.timed_out:
                 return got
+            K.tt_grow(self.tt, self._table(self.tt_bits), self.gen)
             self.tt = self._table(self.tt_bits)
-            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1))
+            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1),
+                                        known=(got[2], got[3]))
             return v, got[1] + more, lo, hi
         return self._run(pos, seat, guess, limit)
 
@@ -267,8 +270,8 @@ class Solver:
         the searches before it (each action of `solve`, whichever thread runs it).
 
         A new generation empties a table (no entry of another generation is ever read), so the
-        search runs on the small table, then, past GROW_NODES, on the full one, both as if new
-        (the second starting from the bounds the first proved).  With `known` bounds on the value
+        search runs on the small table as if new, then, past GROW_NODES, goes on in the full one
+        from the bounds and the entries the first part proved (`tt_grow`).  With `known` bounds on the value
         (future part) the first test is "value >= guess", then the floor test (mtd_kernel).
         """
         if pos.to_act() < 0:
@@ -280,7 +283,7 @@ class Solver:
             got = self._run(pos, seat, guess, GROW_NODES, self._table(small), known)
             if not np.isnan(got[0]) or self.interrupted or self.timed_out:
                 return got
-            self.gen += 1
+            K.tt_grow(self._table(small), self._table(self.tt_bits), self.gen)
             v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1),
                                         self._table(self.tt_bits), (got[2], got[3]))
             return v, got[1] + more, lo, hi

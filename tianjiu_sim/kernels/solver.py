@@ -730,6 +730,31 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
 
 
 @njit(cache=True, inline="always")
+def _tt_index(k0, k2, size):
+    """The slot of key (k0, ·, k2) in a table of `size` (a power of 2) entries."""
+    h = k0 ^ (k2 * np.int64(-3372029247567499371))
+    return (h >> 24) & (size - 1)
+
+
+@njit(cache=True)
+def tt_grow(src, dst, gen):
+    """Copy the entries of generation `gen` of table `src` into the larger table `dst` (each to its
+    own slot there), so that a search that outgrew `src` goes on in `dst` with what it has learnt."""
+    ttk, ttv, ttb, ttg = src
+    dk, dv, db, dg = dst
+    for i in range(ttg.shape[0]):
+        if ttg[i] == gen:
+            j = _tt_index(ttk[i, 0], ttk[i, 2], dg.shape[0])
+            dk[j, 0] = ttk[i, 0]
+            dk[j, 1] = ttk[i, 1]
+            dk[j, 2] = ttk[i, 2]
+            dv[j, 0] = ttv[i, 0]
+            dv[j, 1] = ttv[i, 1]
+            db[j] = ttb[i]
+            dg[j] = gen
+
+
+@njit(cache=True, inline="always")
 def _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2):
     """Give slot `idx` to the key (k0, k1, k2) of this search generation, with no bounds yet."""
     ttg[idx] = X[X_GEN]
@@ -1036,8 +1061,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
-        h = k0 ^ (k2 * np.int64(-3372029247567499371))
-        idx = (h >> 24) & (ttk.shape[0] - 1)
+        idx = _tt_index(k0, k2, ttk.shape[0])
         if ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2:
             lo = ttv[idx, 0]
             hi = ttv[idx, 1]
