@@ -247,22 +247,11 @@ class Solver:
         and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes).
 
         Without a guess (e.g. another action's value) the search first tests the value's floor, then
-        walks up from 0 (kernels/solver.py, mtd_kernel).
+        walks up from 0 (kernels/solver.py, mtd_kernel).  Once the full table exists it is kept.
         """
-        if pos.to_act() < 0:
-            raise TjsimError("the deal is over: no position to solve")
-        limit = self.max_nodes
-        small = len(self.tt[0]) < 1 << self.tt_bits
-        if small and (limit <= 0 or limit > GROW_NODES):
-            got = self._run(pos, seat, guess, GROW_NODES)
-            if not np.isnan(got[0]) or self.interrupted or self.timed_out:
-                return got
-            K.tt_grow(self.tt, self._table(self.tt_bits), self.gen)
-            self.tt = self._table(self.tt_bits)
-            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1),
-                                        known=(got[2], got[3]))
-            return v, got[1] + more, lo, hi
-        return self._run(pos, seat, guess, limit)
+        got = self._growing(pos, seat, guess, None, self.tt)
+        self.tt = self._tables.get(self.tt_bits, self.tt)
+        return got
 
     def _alone(self, pos: Position, seat: int, known: tuple[float, float] | None = None,
                guess: float | None = None) -> tuple[float, int, float, float]:
@@ -270,24 +259,29 @@ class Solver:
         the searches before it (each action of `solve`, whichever thread runs it).
 
         A new generation empties a table (no entry of another generation is ever read), so the
-        search runs on the small table as if new, then, past GROW_NODES, goes on in the full one
-        from the bounds and the entries the first part proved (`tt_grow`).  With `known` bounds on the value
-        (future part) the first test is "value >= guess", then the floor test (mtd_kernel).
+        search starts on the small table as if new.  With `known` bounds on the value (future part)
+        the first test is "value >= guess", then the floor test (mtd_kernel).
         """
+        self.gen += 1
+        return self._growing(pos, seat, guess, known, self._table(min(self.tt_bits, TT_START_BITS)))
+
+    def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
+                 tt: tuple) -> tuple[float, int, float, float]:
+        """The search on table `tt`; past GROW_NODES on a table smaller than the full one it goes on in
+        the full one, from the bounds and the entries it proved so far (`tt_grow`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
-        small = min(self.tt_bits, TT_START_BITS)
-        self.gen += 1
-        if small < self.tt_bits and (limit <= 0 or limit > GROW_NODES):
-            got = self._run(pos, seat, guess, GROW_NODES, self._table(small), known)
-            if not np.isnan(got[0]) or self.interrupted or self.timed_out:
-                return got
-            K.tt_grow(self._table(small), self._table(self.tt_bits), self.gen)
-            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1),
-                                        self._table(self.tt_bits), (got[2], got[3]))
-            return v, got[1] + more, lo, hi
-        return self._run(pos, seat, guess, limit, self._table(small), known)
+        if len(tt[0]) >= 1 << self.tt_bits or 0 < limit <= GROW_NODES:
+            return self._run(pos, seat, guess, limit, tt, known)
+        got = self._run(pos, seat, guess, GROW_NODES, tt, known)
+        if not np.isnan(got[0]) or self.interrupted or self.timed_out:
+            return got
+        full = self._table(self.tt_bits)
+        K.tt_grow(tt, full, self.gen)
+        v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
+                                    (got[2], got[3]))
+        return v, got[1] + more, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None) -> tuple[float, int, float, float]:
@@ -402,18 +396,9 @@ class Solver:
         return advance(self.rules, self.cat, pos, action, mask)
 
     def _spawn(self) -> Solver:
-        """A solver with the same rules and settings, its own tables (another thread's searches)."""
-        sub = Solver.__new__(Solver)
-        sub.__dict__.update(self.__dict__)  # the rules' tables are read only: shared
-        sub._tables = {}
-        sub.tt = sub._table(min(self.tt_bits, TT_START_BITS))
-        sub.scratch = K.new_scratch()
-        sub.gen = 0
-        sub.live = None
-        sub.interruptible = False  # the calling thread hears Ctrl-C and stops it (_search_all)
-        sub.on_nodes = None
-        sub.nodes_searched = 0
-        return sub
+        """A solver with the same rules and settings and its own tables (another thread's searches);
+        the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
+        return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int) -> list:
         """`_alone(child, seat, known, guess)` of each job, up to `threads` at once; on_action(solved,
@@ -463,7 +448,8 @@ class Solver:
             nonlocal shown
             if self.on_nodes is not None:
                 now = before + finished
-                for sv in list(busy):  # the count first, then the live search (never counted twice)
+                for sv in list(busy):  # finished searches, then the running ones (a part already
+                    # moved from the small table is missed until it ends: the count shown only grows)
                     X = sv.live
                     now += int(X[K.X_NODES]) if X is not None else 0
                 shown = max(shown, now)
@@ -563,7 +549,7 @@ class Solver:
                 nodes += n
                 paid = child.paid[seat] if child.paid else 0
                 v, lo, hi = fut + paid, lo + paid, hi + paid
-            if root is not None and not chance:
+            if not chance:
                 if to_act == seat:
                     hi = min(hi, root[2])
                 else:
@@ -575,8 +561,7 @@ class Solver:
             pick = max if to_act == seat else min
             low = pick(a.low for a in actions)
             high = pick(a.high for a in actions)
-            if root is not None:
-                low, high = max(low, root[1]), min(high, root[2])
+            low, high = max(low, root[1]), min(high, root[2])
             value = low if low == high else math.nan
         return Solution(seat, to_act, value, tuple(actions), nodes, chance, low, high, self.interrupted,
                         self.timed_out)
