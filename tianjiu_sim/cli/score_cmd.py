@@ -4,7 +4,6 @@ from __future__ import annotations
 import click
 
 from ..errors import TjsimError
-from ..game.settlement import settle
 from .options import emit, emit_json, format_options, parse_int_list, players_option, resolve_rules, rules_option
 from ..output.tables import render_table, to_csv
 
@@ -35,6 +34,8 @@ def score(rules_spec: str, players: int | None, dong: str, closer: int, banker: 
                 f"--dong has {len(values)} values; give one per player "
                 f"({' or '.join(map(str, rs.allowed_players))} for rules '{rs.name}')")
         rs = resolve_rules(rules_spec, len(values))
+    from ..game.settlement import settle  # numba: imported when run, so `tjsim --help` stays light
+
     payments = settle(rs, values, closer, banker, streak)
     result = {"payments": payments, "closer": closer, "banker": banker, "streak": streak}
     if fmt == "json":
