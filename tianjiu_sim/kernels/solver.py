@@ -495,11 +495,13 @@ def _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader):
 
 
 @njit(cache=True, _nrt=False)  # not inlined: _search compiles a third faster without a second copy of the bounds
-def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size):
+def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size, alpha, beta):
     """Bounds on the next boundary for every seat that may still take this trick (module docstring).
 
     A seat still to act may win only by beating, which removes tiles from its hand: its sure plays
-    are not counted; the standing play's seat has played, so its sure plays are.
+    are not counted; the standing play's seat has played, so its sure plays are.  The bounds serve
+    only to cut the window (alpha, beta): once neither can, the seats left are not bounded (the
+    lowest and highest over them could only widen the pair further).
     """
     n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
@@ -508,7 +510,7 @@ def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_se
     dong[win_seat] += size
     lo, hi = _static_bounds(T, Q, X, hands, dong, win_seat, _others(hands, n, folded, win_seat), rest, True)
     dong[win_seat] -= size
-    if not decided:
+    if not decided and (lo >= beta or hi <= alpha):
         x = seat
         while x != leader:
             dong[x] += size
@@ -516,6 +518,8 @@ def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_se
             dong[x] -= size
             lo = min(lo, lo3)
             hi = max(hi, hi3)
+            if lo < beta and hi > alpha:
+                break
             x = _next_active(x, n, folded)
     return lo, hi
 
@@ -907,7 +911,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         playout = popcount(hands[leader]) + size > X[X_HORIZON]
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
-            lo2, hi2 = _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size)
+            lo2, hi2 = _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size,
+                                         alpha, beta)
             if lo2 >= beta:
                 return lo2
             if hi2 <= alpha:
