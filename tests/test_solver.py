@@ -464,11 +464,13 @@ def test_tt_grow_moves_every_entry_of_the_generation():
     K.tt_grow(sv.tt, big, sv.gen)
     found = 0
     for i in live:
-        j = K._tt_index(ttk[i, 0], ttk[i, 2], 1 << 16)
-        if big[3][j] == sv.gen and (big[0][j] == ttk[i]).all():
-            assert (big[1][j] == ttv[i]).all() and big[2][j] == ttb[i]
-            found += 1
-    assert found >= 0.98 * len(live)  # two keys of the small table may meet in one slot of the large
+        j0 = K._tt_index(ttk[i, 0], ttk[i, 2], 1 << 16)
+        assert j0 % K.BUCKET == 0
+        for j in range(j0, j0 + K.BUCKET):  # any slot of its bucket
+            if big[3][j] == sv.gen and (big[0][j] == ttk[i]).all():
+                assert (big[1][j] == ttv[i]).all() and big[2][j] == ttb[i]
+                found += 1
+    assert found == len(live)  # a bucket of the large table overflows only past BUCKET keys of the small
     assert (big[3] == sv.gen).sum() <= len(live)
 
 
@@ -580,3 +582,24 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved(threads):
         assert a.value != a.value or a.value == want == a.low == a.high
     assert ticks and ticks == sorted(ticks) and ticks[-1] <= sol.nodes
     assert solver.value(pos, 0)[0] != solver.value(pos, 0)[0]  # it stays stopped: no search runs again
+
+
+def test_a_full_bucket_gives_up_its_entry_with_fewest_tiles():
+    """_tt_claim: a free slot first; in a full bucket the entry with the fewest tiles a hand goes."""
+    import numpy as np
+
+    import tianjiu_sim.kernels.solver as K
+
+    ttk, ttv, ttb, ttg = K.new_tt(6)
+    X = np.zeros(K.N_X, dtype=np.int64)
+    X[K.X_GEN] = 3
+    tiles = [5, 7, 2, 6, 4, 8, 3, 6]
+    for j, t in enumerate(tiles):  # a full bucket of this generation, slot j with `t` tiles a hand
+        assert K._tt_claim(ttk, ttv, ttb, ttg, X, 0, j, 0, t << K.K2_DEPTH) == j
+        ttv[j] = (1.0, 1.0)
+    at = K._tt_claim(ttk, ttv, ttb, ttg, X, 0, 99, 0, 7 << K.K2_DEPTH)
+    assert at == tiles.index(2) and ttk[at, 0] == 99 and tuple(ttv[at]) == (-K.INF, K.INF)
+    assert K._tt_find(ttk, ttg, X, 0, 99, 0, 7 << K.K2_DEPTH) == at
+    assert K._tt_find(ttk, ttg, X, 0, at, 0, 2 << K.K2_DEPTH) == -1  # the evicted key is gone
+    X[K.X_GEN] = 4  # a new generation: every slot is free again
+    assert K._tt_claim(ttk, ttv, ttb, ttg, X, 0, 5, 0, 1 << K.K2_DEPTH) == 0

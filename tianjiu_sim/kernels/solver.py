@@ -17,7 +17,9 @@ Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read a
   MTD(f) loop over the integer value, generalised to fail-soft windows (b − 1, b) so the dice's
   fractional values also converge;
 - the transposition table of `TransTable.h` (`nodeCardsType`: lower bound, upper bound and the
-  best move, stored only at the start of a trick) is `tt_val` + `tt_best` here; like DDS's
+  best move, stored only at the start of a trick) is `ttv` + `ttb` here (8-way buckets where a new
+  key evicts the entry with the fewest tiles a hand: the depth-preferred replacement of chess
+  programs, not DDS's, whose table is split by tricks left and emptied when full); like DDS's
   partition search (entries keyed by relative ranks, not by the cards themselves) `_tt_key` reads
   the holdings up to equivalence, so transposed positions that differ only in equivalent tiles
   share an entry (hashed into two 64-bit words: a false match needs a 128-bit collision);
@@ -169,6 +171,12 @@ FLOOR_PROBE = -1e9  # below every value: a test that always holds and returns th
 MAX_PLY = 160           # plays in one deal at most (16 tricks × 8 seats) + the root
 MOVE_W = 2048           # moves one node may list (discards of 4 from 16 tiles, reduced)
 TT_BITS = 20
+# The table is BUCKET-way set-associative: a key may sit in any slot of its bucket, and a new key
+# evicts the entry with the fewest tiles a hand.  One slot a key, always replaced, lost the large
+# entries to the many small ones below them: 8-way, a full-deal proof of 735 M nodes takes 292 M
+# (benchmarks/README.md, stop 22).
+BUCKET = 8
+K2_DEPTH = 48  # k2's bits from here: the tiles a hand at the boundary
 # per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, two killer
 # moves (the last two moves that cut off at this ply, newest first)
 G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
@@ -741,25 +749,29 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
           | (X[X_PEND_WINNER] + 1) << 18)
     for i in range(n):
         k2 |= np.int64(dong[i]) << (22 + 5 * i)
+    k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH  # implied by the rest: read by the replacement only
     return k0, k1, k2
 
 
 @njit(cache=True, inline="always")
 def _tt_index(k0, k2, size):
-    """The slot of key (k0, ·, k2) in a table of `size` (a power of 2) entries."""
+    """The first slot of key (k0, ·, k2)'s bucket in a table of `size` (a power of 2) entries."""
     h = k0 ^ (k2 * np.int64(-3372029247567499371))
-    return (h >> 24) & (size - 1)
+    return (h >> 24) & (size - BUCKET)
 
 
 @njit(cache=True)
 def tt_grow(src, dst, gen):
     """Copy the entries of generation `gen` of table `src` into the larger table `dst` (each to its
-    own slot there), so that a search that outgrew `src` goes on in `dst` with what it has learnt."""
+    own bucket there), so that a search that outgrew `src` goes on in `dst` with what it has learnt."""
     ttk, ttv, ttb, ttg = src
     dk, dv, db, dg = dst
     for i in range(ttg.shape[0]):
         if ttg[i] == gen:
             j = _tt_index(ttk[i, 0], ttk[i, 2], dg.shape[0])
+            for _ in range(BUCKET - 1):  # the first free slot of its bucket (else the last)
+                if dg[j] == gen:
+                    j += 1
             dk[j, 0] = ttk[i, 0]
             dk[j, 1] = ttk[i, 1]
             dk[j, 2] = ttk[i, 2]
@@ -770,21 +782,46 @@ def tt_grow(src, dst, gen):
 
 
 @njit(cache=True, inline="always")
-def _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2):
-    """Give slot `idx` to the key (k0, k1, k2) of this search generation, with no bounds yet."""
-    ttg[idx] = X[X_GEN]
-    ttk[idx, 0] = k0
-    ttk[idx, 1] = k1
-    ttk[idx, 2] = k2
-    ttv[idx, 0] = -INF
-    ttv[idx, 1] = INF
+def _tt_find(ttk, ttg, X, idx, k0, k1, k2):
+    """The slot of bucket `idx` holding key (k0, k1, k2) of this generation, or -1."""
+    g = X[X_GEN]
+    for j in range(idx, idx + BUCKET):
+        if ttg[j] == g and ttk[j, 0] == k0 and ttk[j, 1] == k1 and ttk[j, 2] == k2:
+            return j
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _tt_claim(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2):
+    """Give key (k0, k1, k2) a slot of bucket `idx`, with no bounds yet: a free one, else the one
+    whose boundary has the fewest tiles a hand (the smallest subtree to search again); its slot."""
+    g = X[X_GEN]
+    at = idx
+    fewest = 999
+    for j in range(idx, idx + BUCKET):
+        if ttg[j] != g:
+            at = j
+            break
+        d = (ttk[j, 2] >> K2_DEPTH) & 63
+        if d <= fewest:
+            fewest = d
+            at = j
+    ttg[at] = g
+    ttk[at, 0] = k0
+    ttk[at, 1] = k1
+    ttk[at, 2] = k2
+    ttv[at, 0] = -INF
+    ttv[at, 1] = INF
+    ttb[at] = -1
+    return at
 
 
 @njit(cache=True, inline="always")
 def _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, bestp):
     """Store a fail-soft result as a bound (or exact value), keeping the tighter of old and new."""
-    if not (ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2):
-        _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
+    idx -= idx & (BUCKET - 1)  # the bucket (a hit at the probe passes its slot)
+    at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
+    idx = at if at >= 0 else _tt_claim(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2)
     if v <= alpha:
         if v < ttv[idx, 1]:
             ttv[idx, 1] = v
@@ -1078,7 +1115,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
         idx = _tt_index(k0, k2, ttk.shape[0])
-        if ttg[idx] == X[X_GEN] and ttk[idx, 0] == k0 and ttk[idx, 1] == k1 and ttk[idx, 2] == k2:
+        at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
+        if at >= 0:
+            idx = at
             lo = ttv[idx, 0]
             hi = ttv[idx, 1]
             if lo >= beta:
@@ -1093,9 +1132,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 beta = hi
             if not playout:
                 hint = ttb[idx]
-        else:
-            _tt_claim(ttk, ttv, ttg, X, idx, k0, k1, k2)
-            ttb[idx] = -1
+        # a miss claims no slot: the store does, so a boundary cut by its bounds evicts nothing
         lo, hi = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand))
         if lo >= beta:
             return lo
