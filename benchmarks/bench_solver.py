@@ -11,8 +11,10 @@ report for benchmarks/README.md.
 median stays exact while fewer than half the solves give up (they all lie above it); the worst
 is then reported as "> cap" with how many gave up.  `--seats 0` or `--seats 3` runs one side,
 so the two can run as two processes.  `--jsonl FILE` writes each solve as it ends and, run again,
-skips the solves already there (a run of hours can stop and go on); `--clock cpu` times a solve by
-the CPU time of its thread, so that a paused or shared machine does not count.
+skips the solves already there (a run of hours can stop and go on; it is read again before each
+solve, so a second process with `--reverse`, solving from the last deal, can share the run);
+`--clock cpu` times a solve by the CPU time of its thread, so that a paused or shared machine does
+not count.
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 8
     NUMBA_NUM_THREADS=1 python benchmarks/bench_solver.py --deals 200 --tiles 6
@@ -76,27 +78,34 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, default=0, help="give a solve up after this many nodes (0: never)")
     ap.add_argument("--seats", default="0,3", help="perspective seats, comma-separated")
     ap.add_argument("--jsonl", help="append each solve here; solves already there are not run again")
+    ap.add_argument("--reverse", action="store_true", help="solve from the last deal to the first")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="time a solve by the wall clock or by its thread's CPU time")
     args = ap.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
-    done = {}
-    if args.jsonl and Path(args.jsonl).exists():
-        for line in Path(args.jsonl).read_text().splitlines():
-            r = json.loads(line)
-            if (r["tiles"], r["seed"], r["tt_bits"], r["max_nodes"]) == (args.tiles, args.seed, args.tt_bits,
-                                                                         args.max_nodes):
-                done[r["deal"], r["seat"]] = (r["time"], r["nodes"], r["gave_up"])
+
+    def done() -> dict:
+        """The solves of this run already in the --jsonl file: (deal, seat) → (time, nodes, gave up)."""
+        got = {}
+        if args.jsonl and Path(args.jsonl).exists():
+            for line in Path(args.jsonl).read_text().splitlines():
+                r = json.loads(line)
+                if (r["tiles"], r["seed"], r["tt_bits"], r["max_nodes"]) == (args.tiles, args.seed, args.tt_bits,
+                                                                             args.max_nodes):
+                    got[r["deal"], r["seat"]] = (r["time"], r["nodes"], r["gave_up"])
+        return got
+
     rules = preset("hk")
     solver = Solver(rules, tt_bits=args.tt_bits, max_nodes=args.max_nodes)
     solver.value(position(rules, args.seed, 0, 1), 0)  # compile / load the kernel first
     rows = {int(x): [] for x in args.seats.split(",")}
     t_all = time.perf_counter()
-    for i in range(args.deals):
+    for i in (reversed(range(args.deals)) if args.reverse else range(args.deals)):
         pos = position(rules, args.seed, i, args.tiles)
         for seat in rows:
-            if (i, seat) in done:
-                rows[seat].append(done[i, seat])
+            known = done()
+            if (i, seat) in known:
+                rows[seat].append(known[i, seat])
                 continue
             t = clock()
             v, nodes = solver.value(pos, seat)
