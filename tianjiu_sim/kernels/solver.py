@@ -818,8 +818,7 @@ def _tt_claim(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2):
 
 @njit(cache=True, inline="always")
 def _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, v, alpha, beta, bestp):
-    """Store a fail-soft result as a bound (or exact value), keeping the tighter of old and new."""
-    idx -= idx & (BUCKET - 1)  # the bucket (a hit at the probe passes its slot)
+    """Store a fail-soft result in bucket `idx` as a bound (or exact value), keeping the tighter of old and new."""
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     idx = at if at >= 0 else _tt_claim(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2)
     if v <= alpha:
@@ -1117,9 +1116,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         if at >= 0:
-            idx = at
-            lo = ttv[idx, 0]
-            hi = ttv[idx, 1]
+            lo = ttv[at, 0]
+            hi = ttv[at, 1]
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -1131,7 +1129,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if hi < beta:
                 beta = hi
             if not playout:
-                hint = ttb[idx]
+                hint = ttb[at]
         # a miss claims no slot: the store does, so a boundary cut by its bounds evicts nothing
         lo, hi = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand))
         if lo >= beta:
