@@ -529,16 +529,47 @@ def test_node_cap_bounds_hold_the_exact_values():
 
 
 def test_threads_change_neither_values_nor_nodes():
-    """solve(threads=N): each action searched alone, so values, bounds and nodes are those of one thread."""
+    """solve(threads=N): chains of actions each from the position's table, so values, bounds and
+    nodes are those of one thread, and do not depend on what the solver searched before."""
     rules = preset("hk")
     rng = random.Random(33)
+    other = _cut_position(rules, rng, 5)
     for k in range(6):
         pos = _cut_position(rules, rng, 5)
         for cap in (0, 700):
             one = Solver(rules, tt_bits=14, max_nodes=cap).solve(pos, 0)
             for threads, interruptible in ((3, False), (1, True), (2, True)):
-                many = Solver(rules, tt_bits=14, max_nodes=cap, interruptible=interruptible).solve(pos, 0, threads=threads)
+                sv = Solver(rules, tt_bits=14, max_nodes=cap, interruptible=interruptible)
+                if threads == 2:
+                    sv.solve(other, 0, threads=threads)  # a history in the tables of both threads
+                many = sv.solve(pos, 0, threads=threads)
                 assert repr(many) == repr(one), (k, cap, threads)  # repr: NaN (gave up) equals NaN
+
+
+def test_chains_of_actions_change_no_value(monkeypatch):
+    """Actions searched in chains on a shared table (P.CHAIN) get the values of actions searched
+    each on its own table, on 5-tile positions and on 6-tile ones whose searches outgrow the small table."""
+    import tianjiu_sim.kernels.position as P
+    rules = preset("hk")
+    rng = random.Random(34)
+    positions = [_cut_position(rules, rng, 5) for _ in range(6)]
+    monkeypatch.setattr(P, "TT_START_BITS", 10)
+    monkeypatch.setattr(P, "GROW_NODES", 2000)
+    positions += [_cut_position(rules, rng, 6) for _ in range(2)]
+    grew = 0
+    for pos in positions:
+        for seat in (0, 3):
+            monkeypatch.setattr(P, "CHAIN", 1)
+            alone = Solver(rules, tt_bits=16).solve(pos, seat)
+            for chain in (2, 3, 50):
+                monkeypatch.setattr(P, "CHAIN", chain)
+                sv = Solver(rules, tt_bits=16)
+                got = sv.solve(pos, seat, threads=2)
+                grew += 16 in sv._tables
+                assert [(a.value, a.low, a.high) for a in got.actions] == \
+                    [(a.value, a.low, a.high) for a in alone.actions], (chain, seat)
+                assert got.value == alone.value
+    assert grew > 0
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -169,6 +169,13 @@ class Solution:
 # nothing, as before stop 20, it cost 27 % more nodes on 50 full deals; benchmarks/README.md).
 TT_START_BITS = 18
 GROW_NODES = 1_000_000
+# `solve` searches the actions in chains of CHAIN, each chain on one table that starts as the one
+# the position's own search left (its proof of the value is most of the best action's) and keeps
+# what each action proves for the next (later tricks transpose between first leads).  A chain's
+# result depends on its actions alone, so `threads` (chains at once) changes no node count.
+# Full deals 10 and 27 (every action, banker, 1 thread): 359 M / 524 M nodes one action a table;
+# chains: see benchmarks/README.md (stop 23).
+CHAIN = 3
 
 
 class Solver:
@@ -184,6 +191,7 @@ class Solver:
         self.tt_bits = tt_bits  # the table's full size; it starts smaller (TT_START_BITS)
         self._tables: dict[int, tuple] = {}  # tables by size, allocated once (a new generation empties one)
         self.tt = self._table(min(tt_bits, TT_START_BITS))
+        self.searched = self.tt
         self.live = None  # the kernel context (X) of the search running now, for a stop from another thread
         self.scratch = K.new_scratch()
         self.gen = 0
@@ -250,20 +258,30 @@ class Solver:
         walks up from 0 (kernels/solver.py, mtd_kernel).  Once the full table exists it is kept.
         """
         got = self._growing(pos, seat, guess, None, self.tt)
+        self.searched = self.tt  # the table the search ended on (`_snapshot` copies it)
         self.tt = self._tables.get(self.tt_bits, self.tt)
         return got
 
-    def _alone(self, pos: Position, seat: int, known: tuple[float, float] | None = None,
-               guess: float | None = None) -> tuple[float, int, float, float]:
-        """`_value` as on a new Solver: its nodes and result depend on the position alone, not on
-        the searches before it (each action of `solve`, whichever thread runs it).
+    def _snapshot(self) -> tuple:
+        """The entries of the table the last `_value` ended on (its size, their slots and contents):
+        what the position's search proved, the start of each chain of actions in `solve` (`_chain`)."""
+        ttk, ttv, ttb, ttg = self.searched
+        at = np.flatnonzero(ttg == self.gen)
+        return len(ttg), at, ttk[at], ttv[at], ttb[at]
 
-        A new generation empties a table (no entry of another generation is ever read), so the
-        search starts on the small table as if new.  With `known` bounds on the value (future part)
-        the first test is "value >= guess", then the floor test (mtd_kernel).
+    def _chain(self, chain: list, seat: int, base: tuple) -> list:
+        """`_growing` of each job (position, known, guess) of `chain` in turn on one table that
+        starts with the entries `base` (`_snapshot`): the chain's searches share what they prove.
+
+        The result depends on `base` and the chain alone, not on the searches this solver ran
+        before: a new generation empties the table before the entries go back to their slots.
         """
+        size, at, k, v, b = base
         self.gen += 1
-        return self._growing(pos, seat, guess, known, self._table(min(self.tt_bits, TT_START_BITS)))
+        tt = self._table(size.bit_length() - 1)
+        tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, self.gen
+        self.tt = tt
+        return [self._growing(pos, seat, guess, known, self.tt) for pos, known, guess in chain]
 
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
                  tt: tuple) -> tuple[float, int, float, float]:
@@ -279,6 +297,7 @@ class Solver:
             return got
         full = self._table(self.tt_bits)
         K.tt_grow(tt, full, self.gen)
+        self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
         v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
                                     (got[2], got[3]))
         return v, got[1] + more, lo, hi
@@ -400,9 +419,9 @@ class Solver:
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes)
 
-    def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int) -> list:
-        """`_alone(child, seat, known, guess)` of each job, up to `threads` at once; on_action(solved,
-        total) as they finish.
+    def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
+        """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the
+        table `base`), up to `threads` chains at once; on_action(solved, total) as chains finish.
 
         Interruptible solvers (and more than one thread) search in worker threads while this one
         waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
@@ -413,29 +432,30 @@ class Solver:
             on_action(done, total)
         if not jobs:
             return []
+        chains = [jobs[i:i + CHAIN] for i in range(0, len(jobs), CHAIN)]
         if threads <= 1 and not self.interruptible:
             out = []
-            for job in jobs:
-                out.append(self._alone(job[0], seat, *job[1:]))
-                done += 1
+            for chain in chains:
+                out += self._chain(chain, seat, base)
+                done += len(chain)
                 if on_action is not None:
                     on_action(done, total)
             return out
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait  # noqa: PLC0415
 
-        free = [self] + [self._spawn() for _ in range(min(threads, len(jobs)) - 1)]
+        free = [self] + [self._spawn() for _ in range(min(threads, len(chains)) - 1)]
         busy: list[Solver] = []
         interruptible, self.interruptible = self.interruptible, False
         if self.time_limit is not None and self.deadline is None:
             self.deadline = time.monotonic() + self.time_limit
 
-        def one(job: tuple):
+        def one(chain: list) -> list:
             sv = free.pop()
             busy.append(sv)
             try:
                 if self.interrupted or self.timed_out:  # stopped: no new search starts
-                    return math.nan, 0, -math.inf, math.inf
-                return sv._alone(job[0], seat, *job[1:])
+                    return [(math.nan, 0, -math.inf, math.inf)] * len(chain)
+                return sv._chain(chain, seat, base)
             finally:
                 busy.remove(sv)
                 free.append(sv)
@@ -448,8 +468,9 @@ class Solver:
             nonlocal shown
             if self.on_nodes is not None:
                 now = before + finished
-                for sv in list(busy):  # finished searches, then the running ones (a part already
-                    # moved from the small table is missed until it ends: the count shown only grows)
+                for sv in list(busy):  # finished chains, then the running searches (the searches
+                    # done earlier in a chain, or before a move to the full table, are missed until
+                    # their chain ends: the count shown only grows)
                     X = sv.live
                     now += int(X[K.X_NODES]) if X is not None else 0
                 shown = max(shown, now)
@@ -465,8 +486,8 @@ class Solver:
 
         pool = ThreadPoolExecutor(max_workers=len(free), thread_name_prefix="tjsim-solve")
         try:
-            futures = {pool.submit(one, job): k for k, job in enumerate(jobs)}
-            out: list = [None] * len(jobs)
+            futures = {pool.submit(one, chain): k for k, chain in enumerate(chains)}
+            parts: list = [None] * len(chains)
             pending = set(futures)
             halted = None
             try:
@@ -474,9 +495,9 @@ class Solver:
                     wait_s = 0.25 if self.deadline is None else max(0.0, min(0.25, self.deadline - time.monotonic()))
                     ready, pending = wait(pending, timeout=wait_s, return_when=FIRST_COMPLETED)
                     for f in ready:
-                        out[futures[f]] = f.result()
-                        finished += out[futures[f]][1]
-                        done += 1
+                        parts[futures[f]] = f.result()
+                        finished += sum(got[1] for got in parts[futures[f]])
+                        done += len(parts[futures[f]])
                         if on_action is not None:
                             on_action(done, total)
                     if self.deadline is not None and time.monotonic() >= self.deadline and pending:
@@ -492,20 +513,22 @@ class Solver:
                     stop()
                     ready, pending = wait(pending, timeout=0.002)
                 for f, k in futures.items():
-                    out[k] = f.result()
+                    parts[k] = f.result()
                 self.interrupted = halted == "interrupt"  # stop() marked self too, whatever the reason
                 self.timed_out = timed_out
         finally:
             pool.shutdown(wait=True)
             self.interruptible = interruptible
+        out = [got for part in parts for got in part]
         self.nodes_searched = before + sum(n for _, n, _, _ in out)
         return out
 
     def solve(self, pos: Position, seat: int | None = None, on_action=None, threads: int = 1) -> Solution:
         """V_seat of the position and of each distinct legal action of the seat to act.
 
-        Each action is searched alone (`_alone`), so its value and nodes do not depend on the order
-        or on `threads`, the number of actions searched at once (each thread has its own tables).
+        The actions are searched in chains of CHAIN (`_chain`), each chain on a copy of the table
+        the position's search left, so its value and nodes do not depend on the order or on
+        `threads`, the number of chains searched at once (each thread has its own tables).
         on_action(done, total), if given, is called before the first action is solved and after each one.
         """
         pos.check()
@@ -538,7 +561,8 @@ class Solver:
             elif not chance and to_act != seat and math.isfinite(root[1]):
                 known, guess = (root[1] - paid, math.inf), root[1] - paid + 1.0
             jobs.append((children[i], known, guess))
-        found = self._search_all(jobs, seat, threads, on_action, len(legal) - len(todo))
+        base = self._snapshot() if jobs else None
+        found = self._search_all(jobs, seat, threads, on_action, len(legal) - len(todo), base)
         searched = dict(zip(todo, found))
         actions = []
         for i, ((action, mask), child) in enumerate(zip(legal, children)):
