@@ -169,13 +169,15 @@ class Solution:
 # nothing, as before stop 20, it cost 27 % more nodes on 50 full deals; benchmarks/README.md).
 TT_START_BITS = 18
 GROW_NODES = 1_000_000
-# `solve` searches the actions in chains of CHAIN, each chain on one table that starts as the one
-# the position's own search left (its proof of the value is most of the best action's) and keeps
-# what each action proves for the next (later tricks transpose between first leads).  A chain's
-# result depends on its actions alone, so `threads` (chains at once) changes no node count.
-# Full deals 10 and 27 (every action, banker, 1 thread): 359 M / 524 M nodes one action a table;
-# chains: see benchmarks/README.md (stop 23).
-CHAIN = 3
+# `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
+# entries of the position's own search (its proof of the value is most of one best action's) and
+# keeps what each action proves for the next (later tricks transpose between first leads).  A
+# chain's result depends on its actions alone, so `threads` (chains at once) changes no node count.
+# Full deals, banker, every action, 1 thread (benchmarks/README.md, stop 23): deal 27 524 M nodes
+# one action a table, 293 M in chains of 2, 524 M in chains of 3 (its two costly proofs fall in
+# different chains); deal 10 359 M, 325 M, 314 M.  Longer chains share more but leave fewer to
+# search at once; 2 was the fastest `tjsim solve` on 2 threads (16 deals of 1-5 s, within noise of 3).
+CHAIN = 2
 
 
 class Solver:
