@@ -142,7 +142,7 @@ class _SolveProgress:
                 wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
                         "this can take seconds, on some deals minutes or longer")
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
-                           f"actions of the seat to act, {self.threads} at a time (--value-only: the position's value alone, "
+                           f"actions of the seat to act, in chains of two, {self.threads} chains at a time (--value-only: the position's value alone, "
                            "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
                            "is solved)", err=True)
             # no rate and no time left: one action may take a thousand times longer than the others
@@ -265,9 +265,9 @@ def _num(v: float):
                    "values finished exact, the rest as the bounds proved (JSON: timed_out, low/high). "
                    "Unlike --max-nodes the result depends on the machine's speed.")
 @click.option("--threads", default=None, type=int, metavar="N",
-              help=f"Actions searched at once, each in its own thread with its own table (up to 2^--tt-bits "
-                   f"entries each). Default: the cores, at most {MAX_DEFAULT_THREADS}. Values and node counts do "
-                   "not depend on it.")
+              help=f"Chains of actions searched at once (the actions go in chains of two, each chain on one "
+                   f"table), each in its own thread with its own table (up to 2^--tt-bits entries each). Default: "
+                   f"the cores, at most {MAX_DEFAULT_THREADS}. Values and node counts do not depend on it.")
 @format_options
 def solve(rules_spec, deal_text, dong, leader, folded, trace_path, trace_deal, at, banker, streak,
           seat, tt_bits, value_only, max_nodes, max_time, threads, fmt, out) -> None:

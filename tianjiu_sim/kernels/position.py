@@ -177,7 +177,7 @@ GROW_NODES = 1_000_000
 # one action a table, 293 M in chains of 2, 524 M in chains of 3 (its two costly proofs fall in
 # different chains); deal 10 359 M, 325 M, 314 M.  Longer chains share more but leave fewer to
 # search at once; 2 was the fastest `tjsim solve` on 2 threads (16 deals of 1-5 s, within noise of 3).
-CHAIN = 2
+CHAIN = 2  # `tjsim solve --help` (cli/solve_cmd.py) says "chains of two"
 
 
 class Solver:
