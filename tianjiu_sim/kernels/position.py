@@ -193,7 +193,7 @@ class Solver:
         self.tt_bits = tt_bits  # the table's full size; it starts smaller (TT_START_BITS)
         self._tables: dict[int, tuple] = {}  # tables by size, allocated once (a new generation empties one)
         self.tt = self._table(min(tt_bits, TT_START_BITS))
-        self.searched = self.tt
+        self.searched = self.tt  # the table the last `_value` ended on (`_snapshot` reads it)
         self.live = None  # the kernel context (X) of the search running now, for a stop from another thread
         self.scratch = K.new_scratch()
         self.gen = 0
