@@ -193,7 +193,6 @@ class Solver:
         self.tt_bits = tt_bits  # the table's full size; it starts smaller (TT_START_BITS)
         self._tables: dict[int, tuple] = {}  # tables by size, allocated once (a new generation empties one)
         self.tt = self._table(min(tt_bits, TT_START_BITS))
-        self.searched = self.tt  # the table the last `_value` ended on (`_snapshot` reads it)
         self.live = None  # the kernel context (X) of the search running now, for a stop from another thread
         self.scratch = K.new_scratch()
         self.gen = 0
@@ -259,15 +258,13 @@ class Solver:
         Without a guess (e.g. another action's value) the search first tests the value's floor, then
         walks up from 0 (kernels/solver.py, mtd_kernel).  Once the full table exists it is kept.
         """
-        got = self._growing(pos, seat, guess, None, self.tt)
-        self.searched = self.tt  # the table the search ended on (`_snapshot` copies it)
         self.tt = self._tables.get(self.tt_bits, self.tt)
-        return got
+        return self._growing(pos, seat, guess, None, self.tt)  # self.tt: the table it ended on
 
     def _snapshot(self) -> tuple:
         """The entries of the table the last `_value` ended on (its size, their slots and contents):
         what the position's search proved, the start of each chain of actions in `solve` (`_chain`)."""
-        ttk, ttv, ttb, ttg = self.searched
+        ttk, ttv, ttb, ttg = self.tt
         at = np.flatnonzero(ttg == self.gen)
         return len(ttg), at, ttk[at], ttv[at], ttb[at]
 
@@ -528,8 +525,8 @@ class Solver:
     def solve(self, pos: Position, seat: int | None = None, on_action=None, threads: int = 1) -> Solution:
         """V_seat of the position and of each distinct legal action of the seat to act.
 
-        The actions are searched in chains of CHAIN (`_chain`), each chain on a copy of the table
-        the position's search left, so its value and nodes do not depend on the order or on
+        The actions are searched in chains of CHAIN (`_chain`), each chain on a table that starts with
+        the entries of the position's search, so their values and nodes do not depend on the order or on
         `threads`, the number of chains searched at once (each thread has its own tables).
         on_action(done, total), if given, is called before the first action is solved and after each one.
         """
