@@ -177,6 +177,23 @@ def test_dominated_discards_change_no_value(name, tiles, count):
     assert saved > 0  # the reduction does cut
 
 
+@pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("hk-bonus", 5, 30), ("folk", 5, 40),
+                                              ("folk3", 6, 30), ("folk2", 7, 30), ("hk", 6, 10)])
+def test_table_entries_inside_tricks_change_no_value(name, tiles, count):
+    """Entries for in-trick nodes (solver docstring) cut nodes, never a value: beyond the brute force."""
+    rules = RULES[name]()
+    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, trick_table=False)
+    rng = random.Random(tiles * 3571 + count)
+    saved = 0
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        (a, na), (b, nb) = on.value(pos, seat), off.value(pos, seat)
+        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
+        saved += nb - na
+    assert saved > 0  # the entries do cut
+
+
 PROBE_CASES = [("hk", 6, 12), ("hk-bonus", 6, 6), ("folk", 6, 1), ("folk3", 7, 15), ("folk2", 8, 10)]
 
 

@@ -6,8 +6,9 @@ plus the bonuses of §5.4) and the other seats minimise it together.  The residu
 no dice can be thrown).
 
 One recursive numba kernel (`_search`) walks the tree play by play: fail-soft alpha-beta with
-the transposition table probed and stored only at trick boundaries (hands + 戙 + leader +
-bonus state), driven by zero-window tests (`solve_kernel`).  The value stored for a boundary is
+the transposition table probed and stored at trick boundaries (hands + 戙 + leader + bonus
+state) and at the followers' nodes inside a trick (below), driven by zero-window tests
+(`solve_kernel`).  The value stored for a boundary is
 the *future* result from that boundary on; bonuses already paid are added by the caller, so the
 same entry serves every path into the position.
 
@@ -60,6 +61,16 @@ from the standing play, then cuts before the discards of the seats still to act 
 face-down discards are the widest branching of the game.  Tricks led with 至尊 or (with its bonus) a
 quartet are left out, as is the last trick, which is settled exactly.  Full 8-tile banker solves:
 3.3 M → 20 k, 7.7 M → 0.67 M and 7.3 M → 0.14 M nodes (benchmarks/README.md).
+
+Entries inside tricks (`_trick_key`, not from DDS, whose tricks are narrow): a follower's node is
+also probed and stored, keyed by the hands exactly, the trick so far (lead, standing play and its
+seat, the seat to act) and what a boundary's key holds.  A seat's face-down discards over two tricks
+commute (x then y, or y then x, leave the same hand), so the same in-trick state is reached from
+different boundaries, and each time its last followers would list every discard again: a pair led
+from 7 tiles gives the last follower about twenty, each leading to a boundary found in the table.
+A hit now cuts the whole rest of the trick.  Full 8-tile deals, the banker's value and every
+action's (`tjsim solve`'s searches), 56 deals with a cap of 10 M nodes a search: 130.7 M → 27.8 M
+nodes (deal 34: 10.5 M → 1.4 M; benchmarks/README.md, stop 24).
 
 Sure takers (`_takes_trick`, not from DDS): a seat still to act may hold a play sure to take the
 trick — it beats the standing play and every play the seats before it could make stand, and no
@@ -144,8 +155,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
- X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST) = range(21)
-N_X = 21
+ X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE) = range(22)
+N_X = 22
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -161,6 +172,8 @@ N_X = 21
 EXACT = 99
 # X_NO_DOMINANCE = 1 switches off the dominated discards of every seat (module docstring), so a test
 # can check on positions too large for the brute force that the reduction changes no value.
+# X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
+# of test.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -753,6 +766,38 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
     return k0, k1, k2
 
 
+
+@njit(cache=True, inline="always")
+def _trick_key(Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead, caught, first, seat):
+    """An in-trick node's key: the hands exactly, the trick so far, the 戙, leader and bonus state.
+
+    Exact hands, not `_tt_key`'s reading up to equivalence: that reading ignores the standing play,
+    whose rank can split tiles a boundary counts as equivalent.  Bit 60 of k2 keeps these keys apart
+    from the boundaries'; k2's depth field is the leader's tiles left, as for the boundary that follows.
+    """
+    n = Q[R_PLAYERS]
+    k0 = np.int64(0x452821E638D01377)
+    k1 = np.int64(0x0BE5466CF34E90C6)
+    for i in range(n):
+        h = hands[i]
+        k0 = (k0 ^ h) * np.int64(-7046029254386353131)
+        k0 ^= (k0 >> 31) & np.int64(0x1FFFFFFFF)
+        k1 = (k1 + h) * np.int64(-4658895280553007687)
+        k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+    misc = (lead_p | win_p << 7 | win_seat << 14 | win_lead << 17 | (caught + 1) << 18 | first << 22
+            | seat << 23 | X[X_HAS_LED] << 26)
+    k0 = (k0 ^ misc) * np.int64(-7046029254386353131)
+    k0 ^= (k0 >> 31) & np.int64(0x1FFFFFFFF)
+    k1 = (k1 + misc) * np.int64(-4658895280553007687)
+    k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+    k2 = (leader | X[X_SEAT] << 3 | (X[X_PEND_LEADER] + 1) << 14 | (X[X_PEND_WINNER] + 1) << 18)
+    for i in range(n):
+        k2 |= np.int64(dong[i]) << (22 + 5 * i)
+    k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH
+    k2 |= np.int64(1) << 60
+    return k0, k1, k2
+
+
 @njit(cache=True, inline="always")
 def _tt_index(k0, k2, size):
     """The first slot of key (k0, ·, k2)'s bucket in a table of `size` (a power of 2) entries."""
@@ -956,6 +1001,28 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
 
         # A follower: beat the standing play or discard `size` tiles face down.
         playout = popcount(hands[leader]) + size > X[X_HORIZON]
+        tidx = -1
+        tk0 = np.int64(0)
+        tk1 = np.int64(0)
+        tk2 = np.int64(0)
+        if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last):
+            tk0, tk1, tk2 = _trick_key(Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
+                                       caught, first, seat)
+            tidx = _tt_index(tk0, tk2, ttk.shape[0])
+            at = _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2)
+            if at >= 0:
+                lo = ttv[at, 0]
+                hi = ttv[at, 1]
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
             lo2, hi2 = _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size,
@@ -1065,6 +1132,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         if playout:
             nm = 1
         best = -INF if maxing else INF
+        a0 = alpha
+        b0 = beta
         for j in range(nm):
             code = mv[ply, j]
             if code >= 0:
@@ -1097,6 +1166,8 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 if not playout:
                     _remember_killer(grow, code)
                 break
+        if tidx >= 0:
+            _tt_store(ttk, ttv, ttb, ttg, X, tidx, tk0, tk1, tk2, best, a0, b0, -1)
         return best
 
     # The leader's turn.
