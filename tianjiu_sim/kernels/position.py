@@ -167,8 +167,14 @@ class Solution:
 # to the full table (kernels/solver.py, tt_grow) and it goes on there from the bounds it proved:
 # only the walk back to where it was is repeated, mostly through table hits (run again from
 # nothing, as before stop 20, it cost 27 % more nodes on 50 full deals; benchmarks/README.md).
+# Why not grow sooner: since the table also holds entries inside tricks (a lookup at every follower's
+# node), a search of a few million nodes runs faster on the 15 MB table than on the 235 MB one despite
+# its evictions (memory locality, measured; madvise'd huge pages for the large table made no clear
+# difference).  56 full deals,
+# banker, every action, 1 thread: growing at 1 M nodes 24.9 M nodes in 12.3 s, at 4 M 26.4 M nodes
+# in 8.2 s (benchmarks/README.md, stop 24).
 TT_START_BITS = 18
-GROW_NODES = 1_000_000
+GROW_NODES = 4_000_000
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
 # keeps what each action proves for the next (later tricks transpose between first leads).  A
@@ -178,6 +184,12 @@ GROW_NODES = 1_000_000
 # different chains); deal 10 359 M, 325 M, 314 M.  Longer chains share more but leave fewer to
 # search at once; 2 was the fastest `tjsim solve` on 2 threads (16 deals of 1-5 s, within noise of 3).
 CHAIN = 2  # `tjsim solve --help` (cli/solve_cmd.py) says "chains of two"
+# The actions' searches make no budgeted probes (kernels/solver.py): each starts with "as good as the
+# position?", which for a best action is a proof where every reply of the other side must be searched
+# anyway, and a probe cut off by its budget walks its trick again.  Full deals, banker, every action, cap
+# 10 M nodes a search, 56 deals: 27.8 M nodes with probes, 24.8 M without (deal 37: 2.05 M -> 0.90 M,
+# deal 56: 1.96 M -> 0.82 M, deal 53: 0.86 M -> 1.17 M; benchmarks/README.md, stop 24).
+ACTION_PROBES = False
 
 
 class Solver:
@@ -220,13 +232,13 @@ class Solver:
         return self._tables[bits]
 
     # -- the kernel's view of a position ------------------------------------------------
-    def _arrays(self, pos: Position, seat: int):
+    def _arrays(self, pos: Position, seat: int, probes: bool = True):
         n = pos.players
         X = np.zeros(K.N_X, dtype=np.int64)
         X[K.X_SEAT] = seat
         X[K.X_HORIZON] = K.EXACT
         X[K.X_NO_DOMINANCE] = 0 if self.dominance else 1
-        X[K.X_PROBE_B0] = K.PROBE_B0 if self.probes else 0
+        X[K.X_PROBE_B0] = K.PROBE_B0 if self.probes and probes else 0
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
         X[K.X_BANKER] = pos.banker
@@ -282,35 +294,36 @@ class Solver:
         tt = self._table(size.bit_length() - 1)
         tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, self.gen
         self.tt = tt
-        return [self._growing(pos, seat, guess, known, self.tt) for pos, known, guess in chain]
+        return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES) for pos, known, guess in chain]
 
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
-                 tt: tuple) -> tuple[float, int, float, float]:
+                 tt: tuple, probes: bool = True) -> tuple[float, int, float, float]:
         """The search on table `tt`; past GROW_NODES on a table smaller than the full one it goes on in
         the full one, from the bounds and the entries it proved so far (`tt_grow`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
         if len(tt[0]) >= 1 << self.tt_bits or 0 < limit <= GROW_NODES:
-            return self._run(pos, seat, guess, limit, tt, known)
-        got = self._run(pos, seat, guess, GROW_NODES, tt, known)
+            return self._run(pos, seat, guess, limit, tt, known, probes)
+        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
         K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
         v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                    (got[2], got[3]))
+                                    (got[2], got[3]), probes)
         return v, got[1] + more, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
-             tt: tuple | None = None, known: tuple[float, float] | None = None) -> tuple[float, int, float, float]:
+             tt: tuple | None = None, known: tuple[float, float] | None = None,
+             probes: bool = True) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
         tt = self.tt if tt is None else tt
-        X, hands, dong, node = self._arrays(pos, seat)
+        X, hands, dong, node = self._arrays(pos, seat, probes)
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
