@@ -252,7 +252,8 @@ def _num(v: float):
 @click.option("--tt-bits", default=SOLVE_TT_BITS, show_default=True, type=int,
               help=f"Transposition table of up to 2^N entries, 56 bytes each ({SOLVE_TT_BITS}: 235 MB), "
                    f"{TT_BITS_MIN} to {TT_BITS_MAX}. It starts at 2^18 (15 MB) and grows to 2^N when a "
-                   "search passes 1M nodes; each action is searched on a table emptied for it (benchmarks/README.md).")
+                   "search passes 4M nodes; each chain of two actions starts on a table holding what the position's "
+                   "search proved (benchmarks/README.md).")
 @click.option("--value-only", is_flag=True,
               help="Only the position's value, without each action's: one search instead of one per "
                    "action, far sooner on deals where an action's proof is long (benchmarks/README.md).")
