@@ -374,7 +374,8 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     as its 戙 grow, and when s closes the others share at most rest − max(gain_s, 1) more 戙
     among them (the lowest total debt gives them one at a time where a debt falls most: each
     debt is convex in the 戙, falling by 2 for the first and 1 for each next, times the banker
-    multiplier while it applies); 全码 and 包尊 scale the settlement by 1 to their product; and
+    multiplier while it applies); 全码 (while no seat but that closer holds a 戙) and 包尊 scale the
+    settlement by 1 to their product; and
     each bonus still possible (a suspended 賀尊, a 至尊 or a quartet still held, a 包尊 catch)
     widens the bounds by what it can move.  With the residual-tile dice a partial cash is not counted (the dice
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
@@ -402,9 +403,13 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     for i in range(n):
         if (hands[i] & sup) == sup:
             sup_held = True
-    scale = Q[R_SWEEP] if Q[R_SWEEP] > 1 else 1
-    if sup_held and Q[R_SUPREME_CLOSE] != 0:
-        scale *= 2
+    # 全码 needs the closer to hold every 戙 at the end, so no seat but the closer may hold one now
+    sweep = Q[R_SWEEP] if Q[R_SWEEP] > 1 else 1
+    holders = 0
+    for i in range(n):
+        if dong[i] > 0 and not (folded >> i & 1):
+            holders |= 1 << i
+    scale = 2 if (sup_held and Q[R_SUPREME_CLOSE] != 0) else 1
     lo_f = INF
     hi_f = -INF
     tie = CLOSE_EPS if X[X_CLOSE_TIE] != 0 else 0.0
@@ -439,8 +444,9 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
                 break
             lo_c -= drop_b
             ext += np.int64(1) << (8 * bi)
-        lo_f = float(min(lo_c, lo_c * scale) + fixed) + tie
-        hi_f = float(max(hi_c, hi_c * scale) + fixed) + tie
+        sc = scale * (sweep if (holders & ~(1 << s)) == 0 else 1)
+        lo_f = float(min(lo_c, lo_c * sc) + fixed) + tie
+        hi_f = float(max(hi_c, hi_c * sc) + fixed) + tie
     if gain_s < rest:
         # another seat closes: s pays its own debt, with gain_s to rest − max(gain_t, 1) more 戙
         for c in range(n):
@@ -448,8 +454,9 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
                 continue
             worst = -_owed(Q, X, s, dong[s] + gain_s, c)
             best = -_owed(Q, X, s, dong[s] + max(rest - max(gain_t, 1), gain_s), c)
-            lo_f = min(lo_f, float(min(worst, worst * scale)))
-            hi_f = max(hi_f, float(max(best, best * scale)))
+            sc = scale * (sweep if (holders & ~(1 << c)) == 0 else 1)
+            lo_f = min(lo_f, float(min(worst, worst * sc)))
+            hi_f = max(hi_f, float(max(best, best * sc)))
     if X[X_PEND_LEADER] >= 0:
         g = _give(X, X[X_PEND_LEADER], Q[R_SUPREME_BONUS])
         lo_f += min(0.0, g)
