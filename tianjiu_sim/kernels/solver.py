@@ -90,7 +90,8 @@ in the transposition table and unwinds (X_ABORT), to be tried again next round. 
 the proofs for a seat the others shut out: among a minimiser's leads that all hold s to nothing,
 one may be proved in 2 k nodes and another in 500 k (full deals for seat 3: median 0.5 M → 8 k
 nodes).  The same cap gives up a whole solve (X_LIMIT).  Probes at follower nodes were measured
-and not kept (−4 % nodes).
+and not kept (−4 % nodes).  `tjsim solve` makes none in its actions' searches, whose first test is
+mostly a proof that must search every reply anyway (kernels/position.py, ACTION_PROBES).
 
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
