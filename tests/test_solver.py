@@ -211,7 +211,18 @@ def test_budgeted_probes_change_no_value_many(name, tiles, count):
 
 
 def _check_probes(name, tiles, count):
-    """Probes on and off give the same value on `count` random cut positions."""
+    """Probes on and off give the same value on `count` random cut positions (probing from 6 tiles a
+    hand, so that the 6-tile cases probe whatever the default threshold)."""
+    import tianjiu_sim.kernels.solver as K
+
+    saved, K.PROBE_TILES = K.PROBE_TILES, 6
+    try:
+        _check_probes_at(name, tiles, count)
+    finally:
+        K.PROBE_TILES = saved
+
+
+def _check_probes_at(name, tiles, count):
     rules = RULES[name]()
     on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, probes=False)
     rng = random.Random(tiles * 7919 + 4)

@@ -199,7 +199,10 @@ KILLER_KEY = -999999999  # ordering key of a killer move: before every other mov
 # Budgeted probes at trick boundaries with at least X_PROBE_TILES tiles a hand: first budget
 # X_PROBE_B0 nodes a lead, four times more each round, no budget after PROBE_ROUNDS rounds.
 PROBE_B0 = 1000
-PROBE_TILES = 6
+# 7, not 6, since the table holds in-trick entries (stop 24): 200 full deals, banker, cap 5 M nodes,
+# 71.5 M -> 65.8 M nodes (seat 3 alike); the 60 deals of bench_solve_cli.py 68.3 M -> 61.8 M (deal 10:
+# 8.5 M -> 0.49 M, deal 17: 74 k -> 465 k).
+PROBE_TILES = 7
 PROBE_ROUNDS = 4
 
 
