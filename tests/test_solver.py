@@ -164,34 +164,30 @@ def _cut_position(rules, rng: random.Random, tiles: int) -> Position:
                                               ("folk3", 5, 60), ("folk2", 6, 60), ("hk", 5, 15)])
 def test_dominated_discards_change_no_value(name, tiles, count):
     """Dominated discards, of seat s and of its opponents (solver docstring), cut nodes, never a value: beyond the brute force."""
-    rules = RULES[name]()
-    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, dominance=False)
-    rng = random.Random(tiles * 1000 + count)
-    saved = 0
-    for i in range(count):
-        pos = _cut_position(rules, rng, tiles)
-        seat = rng.randrange(rules.players)
-        (a, na), (b, nb) = on.value(pos, seat), off.value(pos, seat)
-        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
-        saved += nb - na
-    assert saved > 0  # the reduction does cut
+    assert _nodes_saved(name, tiles, count, tiles * 1000 + count, dominance=False) > 0  # the reduction does cut
 
 
 @pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("hk-bonus", 5, 30), ("folk", 5, 40),
                                               ("folk3", 6, 30), ("folk2", 7, 30), ("hk", 6, 10)])
 def test_table_entries_inside_tricks_change_no_value(name, tiles, count):
     """Entries for in-trick nodes (solver docstring) cut nodes, never a value: beyond the brute force."""
+    assert _nodes_saved(name, tiles, count, tiles * 3571 + count, trick_table=False) > 0  # the entries do cut
+
+
+def _nodes_saved(name, tiles, count, seed, **off):
+    """Assert that a default solver and one built with `off` agree on `count` random cut positions;
+    the nodes the default saves."""
     rules = RULES[name]()
-    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, trick_table=False)
-    rng = random.Random(tiles * 3571 + count)
+    on, without = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, **off)
+    rng = random.Random(seed)
     saved = 0
     for i in range(count):
         pos = _cut_position(rules, rng, tiles)
         seat = rng.randrange(rules.players)
-        (a, na), (b, nb) = on.value(pos, seat), off.value(pos, seat)
+        (a, na), (b, nb) = on.value(pos, seat), without.value(pos, seat)
         assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
         saved += nb - na
-    assert saved > 0  # the entries do cut
+    return saved
 
 
 PROBE_CASES = [("hk", 6, 12), ("hk-bonus", 6, 6), ("folk", 6, 1), ("folk3", 7, 15), ("folk2", 8, 10)]

@@ -848,6 +848,21 @@ def _tt_find(ttk, ttg, X, idx, k0, k1, k2):
 
 
 @njit(cache=True, inline="always")
+def _tt_window(ttv, at, alpha, beta):
+    """Slot `at`'s bounds against the window: (True, value, ·, ·) when they settle the node, else
+    (False, 0, alpha, beta) with the window narrowed to them (unchanged when `at` < 0: no entry)."""
+    if at < 0:
+        return False, 0.0, alpha, beta
+    lo = ttv[at, 0]
+    hi = ttv[at, 1]
+    if lo >= beta:
+        return True, lo, alpha, beta
+    if hi <= alpha or lo == hi:
+        return True, hi, alpha, beta
+    return False, 0.0, max(alpha, lo), min(beta, hi)
+
+
+@njit(cache=True, inline="always")
 def _tt_claim(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2):
     """Give key (k0, k1, k2) a slot of bucket `idx`, with no bounds yet: a free one, else the one
     whose boundary has the fewest tiles a hand (the smallest subtree to search again); its slot."""
@@ -1020,20 +1035,9 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             tk0, tk1, tk2 = _trick_key(Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
-            at = _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2)
-            if at >= 0:
-                lo = ttv[at, 0]
-                hi = ttv[at, 1]
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+            cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
+            if cut:
+                return v
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
             lo2, hi2 = _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size,
@@ -1197,21 +1201,11 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
-        if at >= 0:
-            lo = ttv[at, 0]
-            hi = ttv[at, 1]
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
-            if not playout:
-                hint = ttb[at]
+        cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
+        if cut:
+            return v
+        if at >= 0 and not playout:
+            hint = ttb[at]
         # a miss claims no slot: the store does, so a boundary cut by its bounds evicts nothing
         lo, hi = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand))
         if lo >= beta:
