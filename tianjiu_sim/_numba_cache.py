@@ -20,6 +20,7 @@ import sys
 import threading
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 # Caches of other sources are dropped only when this old: a process of an older version may
@@ -162,8 +163,9 @@ def install_compile_notice(stream=None) -> None:
 UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
 
 
-def lean_numba_contexts() -> None:
-    """Set up numba's typing and target contexts without the optional imports no kernel needs.
+@contextmanager
+def _unused_imports_blocked():
+    """The UNUSED_BY_KERNELS imports fail at once inside the block, and import as usual after it.
 
     A module set to None in sys.modules makes its import fail at once, which numba takes as
     "feature unavailable"; the entries are removed afterwards, so the rest of the program (e.g.
@@ -173,14 +175,52 @@ def lean_numba_contexts() -> None:
     for m in blocked:
         sys.modules[m] = None
     try:
-        from numba.core.registry import cpu_target  # noqa: PLC0415
-
-        cpu_target.typing_context.refresh()
-        cpu_target.target_context.refresh()
+        yield
     finally:
         for m in blocked:
             if sys.modules.get(m, 0) is None:
                 del sys.modules[m]
+
+
+def lean_numba_contexts() -> None:
+    """Set up numba's compiler contexts only for a compile, and then without the imports no kernel needs.
+
+    numba's cache loader refreshes both compiler contexts before it loads a kernel: it imports and
+    registers the implementation of every feature numba can compile (about 250 registries, 0.2 s of
+    a warm `tjsim solve`'s 0.7 s; benchmarks/README.md, stop 25).  Loading machine code needs none
+    of it, only numba's runtime (NRT) set up, so a load here sets up the runtime alone; a compile
+    (a cache miss) still refreshes both contexts first, in numba's compiler (compiler.py).  Both,
+    and the modules a cached kernel's environment imports as it is unpickled (numba.np.arraymath
+    looks for scipy's BLAS), run with the optional imports blocked (`_unused_imports_blocked`).
+    """
+    from numba.core import caching  # noqa: PLC0415
+    from numba.core.registry import cpu_target  # noqa: PLC0415
+    from numba.core.runtime import rtsys  # noqa: PLC0415
+
+    for ctx in (cpu_target.typing_context, cpu_target.target_context):
+        if not getattr(ctx.refresh, "tjsim_lean", False):
+            ctx.refresh = _blocking(ctx.refresh)
+    cache = caching.Cache
+    if getattr(cache.load_overload, "tjsim_lean", False) or not hasattr(cache, "_load_overload"):
+        return  # done already, or a numba whose loader we do not know: its own loads stay as they are
+
+    def load_overload(self, sig, target_context):
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    cache.load_overload = _blocking(load_overload)
+
+
+def _blocking(fn):
+    """`fn` run with the optional imports blocked (`_unused_imports_blocked`), marked as done here."""
+
+    def lean(*args, **kwargs):
+        with _unused_imports_blocked():
+            return fn(*args, **kwargs)
+
+    lean.tjsim_lean = True
+    return lean
 
 
 class _WhenNumbaLoads:
