@@ -101,6 +101,34 @@ def test_oracle_values_equal_the_solver(name):
         checked += 1
 
 
+def test_evaluate_starts_the_table_afresh_past_the_generation_limit():
+    """evaluate(): past GEN_LIMIT searches the tags are cleared and the generation starts at 1, with the
+    same values; the scratch's tags start on a cache line."""
+    rules = preset("hk")
+    tabs, params = tables(rules), pack_params(rules)
+    buf = np.zeros(128, dtype=np.int64)
+    st = np.zeros(4, dtype=np.uint64)
+    rng = random.Random(3)
+    fresh = S.search_scratch(S.search_tables(rules), rules.players)
+    old = S.search_scratch(S.search_tables(rules), rules.players)
+    assert old[7].ctypes.data % 64 == 0
+    old[3][K.X_GEN] = K.GEN_LIMIT - 2
+    done = 0
+    while done < 5:
+        pos = random_position(rules, rng)
+        try:
+            obs = observation(rules, pos, history_of_deal(rules, pos))
+        except TjsimError:
+            continue
+        hands = np.array(pos.hands, dtype=np.int64)
+        nc = S.evaluate(obs, hands, 0, K.EXACT, 0, 0, 1, -1, tabs, params, st, buf, fresh)
+        want = fresh[15][0, :nc].copy()
+        assert S.evaluate(obs, hands, 0, K.EXACT, 0, 0, 1, -1, tabs, params, st, buf, old) == nc
+        assert np.array_equal(old[15][0, :nc], want)
+        done += 1
+    assert 0 < old[3][K.X_GEN] < 10
+
+
 def _redeal(hands, keep, rng):
     """The deal with the tiles of the seats not in `keep` dealt again among those seats."""
     out = list(hands)

@@ -479,7 +479,7 @@ def test_tt_grow_moves_every_entry_of_the_generation():
     for _ in range(50):  # a position whose search stores a few hundred entries
         sv.value(_cut_position(rules, rng, 6), 0)
         ttk, ttv, ttb, ttg = sv.tt
-        live = np.nonzero(ttg == sv.gen)[0]
+        live = np.nonzero(ttg >> K.TAG_GEN == sv.gen)[0]
         if len(live) > 200:
             break
     assert len(live) > 200
@@ -491,11 +491,11 @@ def test_tt_grow_moves_every_entry_of_the_generation():
         j0 = K._tt_index(ttk[i, 0], ttk[i, 2], 1 << 16)
         assert j0 % K.BUCKET == 0
         for j in range(j0, j0 + K.BUCKET):  # any slot of its bucket
-            if big[3][j] == sv.gen and (big[0][j] == ttk[i]).all():
+            if big[3][j] >> K.TAG_GEN == sv.gen and (big[0][j] == ttk[i]).all():
                 assert (big[1][j] == ttv[i]).all() and big[2][j] == ttb[i]
                 found += 1
     assert found == len(live)  # a bucket of the large table overflows only past BUCKET keys of the small
-    assert (big[3] == sv.gen).sum() <= len(live)
+    assert (big[3] >> K.TAG_GEN == sv.gen).sum() <= len(live)
 
 
 def test_table_growth_changes_no_value(monkeypatch):
@@ -637,6 +637,26 @@ def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved(threads):
         assert a.value != a.value or a.value == want == a.low == a.high
     assert ticks and ticks == sorted(ticks) and ticks[-1] <= sol.nodes
     assert solver.value(pos, 0)[0] != solver.value(pos, 0)[0]  # it stays stopped: no search runs again
+
+
+def test_bucket_tags_share_a_cache_line_and_generations_wrap():
+    """new_tt: each bucket's tags start on a 64-byte line; a Solver past GEN_LIMIT clears the tags and
+    starts again at generation 1, with the same values and node counts."""
+    import tianjiu_sim.kernels.solver as K
+
+    for bits in (6, 12, 18):
+        tags = K.new_tt(bits)[3]
+        assert tags.ctypes.data % 64 == 0 and len(tags) == 1 << bits and tags.flags.c_contiguous
+    rules = preset("hk")
+    rng = random.Random(11)
+    positions = [_cut_position(rules, rng, 5) for _ in range(4)]
+    fresh = Solver(rules, tt_bits=12)
+    want = [fresh.solve(p, 0) for p in positions]
+    old = Solver(rules, tt_bits=12)
+    old.gen = K.GEN_LIMIT - 3  # a long-lived solver: its next solves pass the limit
+    got = [old.solve(p, 0) for p in positions]
+    assert old.gen < 100
+    assert [(g.value, g.nodes, g.actions) for g in got] == [(w.value, w.nodes, w.actions) for w in want]
 
 
 def test_a_full_bucket_gives_up_its_entry_with_fewest_tiles():

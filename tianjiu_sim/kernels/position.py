@@ -231,6 +231,15 @@ class Solver:
             self._tables[bits] = K.new_tt(bits)
         return self._tables[bits]
 
+    def _new_generation(self) -> None:
+        """Start a new generation: every table entry becomes free, without touching the tables
+        (kernels/solver.py, TAG_GEN); past GEN_LIMIT the tables' tags are cleared and it starts at 1."""
+        self.gen += 1
+        if self.gen >= K.GEN_LIMIT:
+            for tt in self._tables.values():
+                tt[3][:] = 0
+            self.gen = 1
+
     # -- the kernel's view of a position ------------------------------------------------
     def _arrays(self, pos: Position, seat: int, probes: bool = True):
         n = pos.players
@@ -279,8 +288,8 @@ class Solver:
         """The entries of the table the last `_value` ended on (its size, their slots and contents):
         what the position's search proved, the start of each chain of actions in `solve` (`_chain`)."""
         ttk, ttv, ttb, ttg = self.tt
-        at = np.flatnonzero(ttg == self.gen)
-        return len(ttg), at, ttk[at], ttv[at], ttb[at]
+        at = np.flatnonzero(ttg >> K.TAG_GEN == self.gen)
+        return len(ttg), at, ttk[at], ttv[at], ttb[at], ttg[at] & ((1 << K.TAG_GEN) - 1)
 
     def _chain(self, chain: list, seat: int, base: tuple) -> list:
         """`_growing` of each job (position, known, guess) of `chain` in turn on one table that
@@ -289,10 +298,10 @@ class Solver:
         The result depends on `base` and the chain alone, not on the searches this solver ran
         before: a new generation empties the table before the entries go back to their slots.
         """
-        size, at, k, v, b = base
-        self.gen += 1
+        size, at, k, v, b, tag = base
+        self._new_generation()
         tt = self._table(size.bit_length() - 1)
-        tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, self.gen
+        tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, tag | self.gen << K.TAG_GEN
         self.tt = tt
         return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES) for pos, known, guess in chain]
 
@@ -370,7 +379,7 @@ class Solver:
     def value_bounds(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
         """`value` with the bounds proved: (V_seat or NaN if the search gave up, nodes, low, high)."""
         pos.check()
-        self.gen += 1
+        self._new_generation()
         v, nodes, lo, hi = self._value(pos, seat)
         paid = pos.paid[seat] if pos.paid else 0
         return v + paid, nodes, lo + paid, hi + paid
@@ -553,7 +562,7 @@ class Solver:
         seat = to_act if seat is None else seat
         if not 0 <= seat < pos.players or seat in pos.folded:
             raise TjsimError(f"--seat must be a seat that plays, 0 to {pos.players - 1}, got {seat}")
-        self.gen += 1
+        self._new_generation()
         paid0 = pos.paid[seat] if pos.paid else 0
         nodes = 0
         legal = self.legal_actions(pos)

@@ -75,9 +75,11 @@ def search_scratch(tabs3, players):
     """One thread's search scratch: (T, Q, twin, X, TT×4, moves×3, world hands, dong, pool, candidates, values)."""
     T, Q, twin = tabs3
     size = 1 << SEARCH_TT_BITS
+    tags = np.zeros(size + 8, dtype=np.int64)
+    start = ((64 - tags.ctypes.data % 64) % 64) // 8  # a bucket's tags on one cache line (kernels/solver.py, new_tt)
     return (T, Q, twin, np.zeros(S.N_X, dtype=np.int64),
             np.zeros((size, 3), dtype=np.int64), np.zeros((size, 2), dtype=np.float64),
-            np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.full(size, -1, dtype=np.int64), tags[start:start + size],
             np.zeros((S.MAX_PLY, S.MOVE_W), dtype=np.int64), np.zeros((S.MAX_PLY, S.MOVE_W), dtype=np.int64),
             np.zeros((S.MAX_PLY, S.G_WIDTH), dtype=np.int64),
             np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
@@ -318,6 +320,9 @@ def evaluate(obs, hands, worlds, horizon, tie, fold, full, extra, tabs, params, 
         for x in range(n):
             wd[x] = obs[O_DONG + x]
         _setup(obs, X, gp, seat, horizon, tie)
+        if X[S.X_GEN] >= S.GEN_LIMIT:  # the tags' generation field is full: every entry becomes free
+            ttg[:] = 0
+            X[S.X_GEN] = 1
         if fold == 1:
             vals[w, 0] = _stay_value(obs, scr, seat)
             vals[w, 1] = -float(params[R_FOLD_COST])
