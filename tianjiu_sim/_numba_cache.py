@@ -201,8 +201,9 @@ def lean_numba_contexts() -> None:
         if not getattr(ctx.refresh, "tjsim_lean", False):
             ctx.refresh = _blocking(ctx.refresh)
     cache = caching.Cache
-    if getattr(cache.load_overload, "tjsim_lean", False) or not hasattr(cache, "_load_overload"):
-        return  # done already, or a numba whose loader we do not know: its own loads stay as they are
+    known = all(hasattr(cache, a) for a in ("load_overload", "_load_overload", "_guard_against_spurious_io_errors"))
+    if not known or getattr(cache.load_overload, "tjsim_lean", False):
+        return  # a numba whose loader we do not know (its own loads stay as they are), or done already
 
     def load_overload(self, sig, target_context):
         rtsys.initialize(target_context)
