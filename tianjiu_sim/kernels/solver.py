@@ -414,17 +414,22 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
         sure = 0
     gain_s = sure if leader == s else 0   # 戙 s surely adds
     gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
+    # The two loops below run only where their rule is on: read right after the caller's write of one
+    # hand or 戙 (a trick's winner, a sure taker's play), a loop that LLVM vectorises waits for the
+    # store to reach memory (a failed store-to-load forwarding: 15 % of _in_trick_bounds, perf, stop 25).
     sup = Q[R_SUPREME_MASK]
     sup_held = False
-    for i in range(n):
-        if (hands[i] & sup) == sup:
-            sup_held = True
+    if Q[R_SUPREME_CLOSE] != 0 or Q[R_SUPREME_BONUS] > 0:
+        for i in range(n):
+            if (hands[i] & sup) == sup:
+                sup_held = True
     # 全码 needs the closer to hold every 戙 at the end, so no seat but the closer may hold one now
     sweep = Q[R_SWEEP] if Q[R_SWEEP] > 1 else 1
     holders = 0
-    for i in range(n):
-        if dong[i] > 0 and not (folded >> i & 1):
-            holders |= 1 << i
+    if sweep > 1:
+        for i in range(n):
+            if dong[i] > 0 and not (folded >> i & 1):
+                holders |= 1 << i
     scale = 2 if (sup_held and Q[R_SUPREME_CLOSE] != 0) else 1
     lo_f = INF
     hi_f = -INF
@@ -605,26 +610,32 @@ def _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, tmp,
     if t == leader:
         return -INF, INF
     before = np.int64(0)
+    held = np.int64(0)  # the tiles of the seats before t: a play none of whose tiles is there is not theirs
     x = seat
     while x != t:
         if x == leader:
             return -INF, INF
         before |= np.int64(1) << x
+        held |= hands[x]
         x = _next_active(x, n, folded)
     row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
     # the plays the seats before t could make stand: those beating the standing play, then closed
     # under "beats one of them" (the relations need not be transitive)
     nt = 0
-    for k in range(1, T[row, 0] + 1):
-        q = T[row, k]
-        for y in range(n):
-            if (before >> y & 1) and _holds(T, q, hands[y]):
-                tmp[nt] = q
-                nt += 1
-                break
+    if held & T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]:
+        for k in range(1, T[row, 0] + 1):
+            q = T[row, k]
+            for y in range(n):
+                if (before >> y & 1) and _holds(T, q, hands[y]):
+                    tmp[nt] = q
+                    nt += 1
+                    break
     i = 0
     while i < nt:
         rq = ROW_BF + tmp[i]
+        if (held & T[ROW_PLAY + tmp[i], C_BU_FOL]) == 0:
+            i += 1
+            continue
         for k in range(1, T[rq, 0] + 1):
             q = T[rq, k]
             new = True
@@ -656,10 +667,11 @@ def _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, tmp,
         rp = ROW_BF + p
         y = _next_active(t, n, folded)
         while ok and y != leader:
-            for j in range(1, T[rp, 0] + 1):
-                if _holds(T, T[rp, j], hands[y]):
-                    ok = False
-                    break
+            if hands[y] & T[ROW_PLAY + p, C_BU_FOL]:
+                for j in range(1, T[rp, 0] + 1):
+                    if _holds(T, T[rp, j], hands[y]):
+                        ok = False
+                        break
             y = _next_active(y, n, folded)
         if not ok:
             continue
