@@ -73,12 +73,48 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def _fingerprint(root: Path) -> str:
+    """A hash of the package's .py files' paths, sizes and modification times (no file read)."""
+    h = hashlib.sha1()
+    for folder, subdirs, files in os.walk(root):
+        subdirs.sort()
+        for f in sorted(files):
+            if f.endswith(".py"):
+                path = os.path.join(folder, f)
+                st = os.stat(path)
+                h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def remembered_source_hash(memo: Path) -> str:
+    """`source_hash()`, read from the file `memo` while no .py file of the package has changed size or
+    modification time since it was written there (the hash reads every file: 12-25 ms of each start)."""
+    root = Path(__file__).resolve().parent
+    seen = _fingerprint(root)
+    try:
+        stamp, known = memo.read_text().split()
+        if stamp == seen:
+            return known
+    except (OSError, ValueError):
+        pass
+    known = source_hash()
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        part = memo.with_name(f"{memo.name}.{os.getpid()}")
+        part.write_text(f"{seen} {known}\n")
+        os.replace(part, memo)  # whole or not at all for another process reading it
+    except OSError:
+        pass
+    return known
+
+
 def configure() -> None:
     """Set NUMBA_CACHE_DIR (unless the user set it) and drop caches of older sources."""
     if "NUMBA_CACHE_DIR" in os.environ:
         return
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tjsim"
-    target = base / f"numba-{source_hash()}"
+    where = hashlib.sha1(str(Path(__file__).resolve().parent).encode()).hexdigest()[:12]  # one memo per copy
+    target = base / f"numba-{remembered_source_hash(base / f'sources-{where}')}"
     if not target.is_dir():
         try:
             target.mkdir(parents=True, exist_ok=True)
@@ -161,17 +197,21 @@ def install_compile_notice(stream=None) -> None:
 # through cffi, ~65 ms, most of it pycparser building its lexer).  Skipping them is a fifth of
 # the start-up of a command like `tjsim solve` (benchmarks/README.md, "Start-up").
 UNUSED_BY_KERNELS = ("scipy.linalg", "cffi")
+# Optional imports of numba's own import: scipy only for a version check (numba runs without it), yaml
+# only to read a .numba_config.yaml from the working directory (blocked only where there is none).
+# 25-30 ms of a `tjsim solve` (benchmarks/README.md, stop 26).
+UNUSED_AT_NUMBA_IMPORT = ("scipy", "yaml")
 
 
 @contextmanager
-def _unused_imports_blocked():
-    """The UNUSED_BY_KERNELS imports fail at once inside the block, and import as usual after it.
+def _unused_imports_blocked(names=UNUSED_BY_KERNELS):
+    """The imports `names` fail at once inside the block, and import as usual after it.
 
     A module set to None in sys.modules makes its import fail at once, which numba takes as
     "feature unavailable"; the entries are removed afterwards, so the rest of the program (e.g.
     scipy.optimize in tjsim paigow) imports them as usual.
     """
-    blocked = [m for m in UNUSED_BY_KERNELS if m not in sys.modules]
+    blocked = [m for m in names if m not in sys.modules]
     for m in blocked:
         sys.modules[m] = None
     try:
@@ -240,7 +280,9 @@ class _WhenNumbaLoads:
         exec_module = spec.loader.exec_module
 
         def exec_then_install(module):
-            exec_module(module)
+            names = [m for m in UNUSED_AT_NUMBA_IMPORT if m != "yaml" or not os.path.exists(".numba_config.yaml")]
+            with _unused_imports_blocked(names):
+                exec_module(module)
             lean_numba_contexts()
             install_compile_notice()
 

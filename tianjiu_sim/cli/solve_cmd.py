@@ -114,9 +114,14 @@ def check_seat(pos: Position, seat: int | None) -> int:
 LONG_SOLVE_TILES = 20
 
 
+# A solve shorter than this draws no bar (and does not import tqdm: 10 ms of a 0.5 s command); a longer
+# one gets it at the next action solved or the next node count (every 0.25 s).
+BAR_AFTER = 0.3
+
+
 class _SolveProgress:
     """Says on stderr at once when a solve may be long, then counts the actions solved and the nodes
-    searched (a bar on a terminal, the node count moving while one long search runs)."""
+    searched (a bar on a terminal, from BAR_AFTER s on, the node count moving while one long search runs)."""
 
     def __init__(self, pos: Position, cap: int = 0, value_only: bool = False, threads: int = 1):
         self.held = sum(popcount(h) for h in pos.hands)
@@ -124,6 +129,8 @@ class _SolveProgress:
         self.cap = cap
         self.value_only = value_only
         self.bar = None
+        self.started = None  # time.monotonic() when the notice was said
+        self.done = self.total = self.searched = 0
 
     def __enter__(self):
         return self
@@ -131,9 +138,7 @@ class _SolveProgress:
     def __call__(self, done: int, total: int) -> None:
         if self.held < LONG_SOLVE_TILES:
             return
-        if self.bar is None:
-            from tqdm import tqdm  # noqa: PLC0415
-
+        if self.started is None:
             if self.value_only:
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: this can take a second "
                            "(on some deals minutes or longer; --max-nodes N bounds it; Ctrl-C shows the bounds "
@@ -145,18 +150,30 @@ class _SolveProgress:
                            f"actions of the seat to act, in chains of two, {self.threads} chains at a time (--value-only: the position's value alone, "
                            "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
                            "is solved)", err=True)
-            # no rate and no time left: one action may take a thousand times longer than the others
-            unit = "search" if self.value_only else "actions"
-            self.bar = tqdm(total=total, file=sys.stderr, leave=False, disable=not sys.stderr.isatty(),
-                            dynamic_ncols=True,
-                            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} " + unit + " [{elapsed}{postfix}]")
-        self.bar.n = done
-        self.bar.refresh()
+            self.started = time.monotonic()
+        self.done, self.total = done, total
+        self._draw()
 
     def nodes(self, searched: int) -> None:
         """The solver's node count so far, shown beside the bar."""
-        if self.bar is not None:
-            self.bar.set_postfix_str(f"{searched:,} nodes")
+        self.searched = searched
+        if self.started is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        if self.bar is None:
+            if not sys.stderr.isatty() or time.monotonic() - self.started < BAR_AFTER:
+                return
+            from tqdm import tqdm  # noqa: PLC0415
+
+            # no rate and no time left: one action may take a thousand times longer than the others
+            unit = "search" if self.value_only else "actions"
+            self.bar = tqdm(total=self.total, file=sys.stderr, leave=False, dynamic_ncols=True,
+                            bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} " + unit + " [{elapsed}{postfix}]")
+        self.bar.n = self.done
+        if self.searched:
+            self.bar.set_postfix_str(f"{self.searched:,} nodes", refresh=False)
+        self.bar.refresh()
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
