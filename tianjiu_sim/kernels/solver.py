@@ -129,6 +129,7 @@ from ..game.rules import RuleSet
 from ..game.tiles import BB_FOLK_SUIT, N_TILES, TILE_KIND
 from .bits import ctz, popcount
 from .legality import dice_suit, held_leads
+from .views import address, float_table, table, vector
 from .layout import (
     R_BANKER_MULT, R_BASELINE, R_CLOSE_REWARD, R_DICE_ON, R_EARLY_DEATH, R_FOLD_COST, R_MIN_DONG,
     R_PLAYERS, R_QUARTET_BONUS, R_QUARTET_CLASS, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA,
@@ -136,6 +137,11 @@ from .layout import (
 )
 
 INF = 1e18
+# --- the search's arrays by address (kernels/views.py): `_search` gets this one int64 vector, not twelve
+# arrays (a recursive call copied about a hundred words of array structures)
+(A_T, A_Q, A_X, A_TTK, A_TTV, A_TTB, A_TTG, A_HANDS, A_DONG, A_MV, A_KY, A_GP,
+ A_NQ, A_NX, A_NTT, A_NSEATS, A_PLIES, A_MOVES, A_GW) = range(19)
+N_A = 19
 # the dice chance node reads the three suit masks as Q[R_SUIT_GONG + k]
 assert (R_SUIT_ZA, R_SUIT_YAO) == (R_SUIT_GONG + 1, R_SUIT_GONG + 2)
 
@@ -555,14 +561,19 @@ def _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader):
 
 
 @njit(cache=True, _nrt=False)  # not inlined: _search compiles a third faster without a second copy of the bounds
-def _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size, alpha, beta):
+def _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta):
     """Bounds on the next boundary for every seat that may still take this trick (module docstring).
 
     A seat still to act may win only by beating, which removes tiles from its hand: its sure plays
     are not counted; the standing play's seat has played, so its sure plays are.  The bounds serve
     only to cut the window (alpha, beta): once neither can, the seats left are not bounded (the
-    lowest and highest over them could only widen the pair further).
+    lowest and highest over them could only widen the pair further).  The arrays come by address (A_*).
     """
+    T = table(A[A_T], N_TROWS, TW)
+    Q = vector(A[A_Q], A[A_NQ])
+    X = vector(A[A_X], A[A_NX])
+    hands = vector(A[A_HANDS], A[A_NSEATS])
+    dong = vector(A[A_DONG], A[A_NSEATS])
     n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
     rest = popcount(hands[leader])
@@ -594,7 +605,7 @@ def _in_row(T, row, p):
 
 
 @njit(cache=True, _nrt=False)
-def _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, tmp, t):
+def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
     """Bounds on s's result when seat t, still to act in this trick, holds a play sure to take it.
 
     Such a play beats the standing play and every play the seats acting before t could make
@@ -603,8 +614,15 @@ def _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, tmp,
     does: the static bounds at the next boundary with t on lead (the others' hands still hold
     this trick's tiles, which only widens them) bound the node from below if t is s, from above
     if t is one of s's opponents.  (-INF, INF) when t has no such play or has acted already.
-    `tmp` is scratch for the plays that could stand (this ply's move row, not yet filled).
+    The arrays come by address (A_*); this ply's move row, not yet filled, is scratch for the plays
+    that could stand.
     """
+    T = table(A[A_T], N_TROWS, TW)
+    Q = vector(A[A_Q], A[A_NQ])
+    X = vector(A[A_X], A[A_NX])
+    hands = vector(A[A_HANDS], A[A_NSEATS])
+    dong = vector(A[A_DONG], A[A_NSEATS])
+    tmp = table(A[A_MV], A[A_PLIES], A[A_MOVES])[ply]
     n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
     if t == leader:
@@ -991,23 +1009,34 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
 
 _I2 = types.int64[:, ::1]
 _I1 = types.int64[::1]
-_SEARCH_SIG = types.float64(_I2, _I1, _I1, _I2, types.float64[:, ::1], _I1, _I1, _I1, _I1, _I2, _I2, _I2,
-                            *([types.int64] * 10), types.float64, types.float64)
+_SEARCH_SIG = types.float64(_I1, *([types.int64] * 10), types.float64, types.float64)
 
 
 # An explicit signature: one compiled recursion, no literal variants.  _nrt=False (also on the helpers it
 # calls): the search allocates nothing, and NRT's reference counting of the twelve array arguments of
 # every recursive call, atomic increments and decrements, took 42 % of a solve's time (perf): 2× a node.
 @njit(_SEARCH_SIG, cache=True, _nrt=False)
-def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
-            leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
+def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
     """Fail-soft alpha-beta value (for seat X_SEAT) of the rest of the deal from this node.
 
     lead_p = -1: a trick boundary, `leader` to lead (TT, quick bound, dice); -2: the leader's
     choice within the dice's suit `forced`; >= 0: the lead of the trick in progress, `win_p`
     standing for `win_seat` (`win_lead` = 1 while the lead stands), `actor` acted last,
     `caught` = the seat whose 杂8 pair beat a led 至尊, `first` = 1 if it is the leader's first lead.
+    The arrays come by address in A (A_*, `mtd_kernel`).
     """
+    T = table(A[A_T], N_TROWS, TW)
+    Q = vector(A[A_Q], A[A_NQ])
+    X = vector(A[A_X], A[A_NX])
+    ttk = table(A[A_TTK], A[A_NTT], 3)
+    ttv = float_table(A[A_TTV], A[A_NTT], 2)
+    ttb = vector(A[A_TTB], A[A_NTT])
+    ttg = vector(A[A_TTG], A[A_NTT])
+    hands = vector(A[A_HANDS], A[A_NSEATS])
+    dong = vector(A[A_DONG], A[A_NSEATS])
+    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
+    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
+    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
@@ -1048,7 +1077,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             if last:
                 v = bonus + _terminal(Q, X, dong, win_seat, extra, catcher)
             else:
-                v = bonus + _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                v = bonus + _search(A, ply + 1,
                                     win_seat, M1, M1, win_seat, Z, M1, Z, win_seat, Z,
                                     alpha - bonus, beta - bonus)
             dong[win_seat] -= size
@@ -1071,8 +1100,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 return v
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
-            lo2, hi2 = _in_trick_bounds(T, Q, X, hands, dong, seat, leader, win_p, win_lead, win_seat, size,
-                                         alpha, beta)
+            lo2, hi2 = _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta)
             if lo2 >= beta:
                 return lo2
             if hi2 <= alpha:
@@ -1082,7 +1110,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             x = seat
             while x != leader:
                 if hands[x] & bu:  # x holds a tile of a play beating the standing one
-                    lo2, hi2 = _takes_trick(T, Q, X, hands, dong, seat, leader, win_p, win_lead, size, mv[ply], x)
+                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x)
                     if x == s:
                         if lo2 >= beta:
                             return lo2
@@ -1186,13 +1214,13 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
                 nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
-                v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                v = _search(A, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
                 hands[seat] ^= m
             else:
                 d = -code - 1
                 hands[seat] ^= d
-                v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                v = _search(A, ply + 1,
                             leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
                             alpha, beta)
                 hands[seat] ^= d
@@ -1274,7 +1302,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
                     if w == 0:
                         continue
                     suit = Q[R_SUIT_GONG + k]
-                    v += w * _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+                    v += w * _search(A, ply + 1,
                                      leader, M2, M1, leader, Z, M1, Z, leader, suit, -INF, INF)
                     if X[X_ABORT] != 0:
                         return 0.0
@@ -1345,7 +1373,7 @@ def _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply,
             lim = X[X_NODES] + budget
             X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
         hands[leader] ^= m
-        v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, ply + 1,
+        v = _search(A, ply + 1,
                     leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
         hands[leader] ^= m
         X[X_BUDGET] = outer
@@ -1397,6 +1425,29 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         gp[i, G_KILLER + 1] = NO_KILLER
     X[X_BUDGET] = X[X_LIMIT]
     X[X_ABORT] = 0
+    if (T.shape[0] != N_TROWS or T.shape[1] != TW or ttk.shape[1] != 3 or ttv.shape[1] != 2
+            or ky.shape != mv.shape or gp.shape[0] != mv.shape[0] or dong.shape[0] != hands.shape[0]):
+        raise ValueError("mtd_kernel: tables of the wrong shape")
+    A = np.empty(N_A, dtype=np.int64)  # the arrays by address: they live until this kernel returns
+    A[A_T] = address(T)
+    A[A_Q] = address(Q)
+    A[A_X] = address(X)
+    A[A_TTK] = address(ttk)
+    A[A_TTV] = address(ttv)
+    A[A_TTB] = address(ttb)
+    A[A_TTG] = address(ttg)
+    A[A_HANDS] = address(hands)
+    A[A_DONG] = address(dong)
+    A[A_MV] = address(mv)
+    A[A_KY] = address(ky)
+    A[A_GP] = address(gp)
+    A[A_NQ] = Q.shape[0]
+    A[A_NX] = X.shape[0]
+    A[A_NTT] = ttk.shape[0]
+    A[A_NSEATS] = hands.shape[0]
+    A[A_PLIES] = mv.shape[0]
+    A[A_MOVES] = mv.shape[1]
+    A[A_GW] = gp.shape[1]
     lo = bounds[0]
     hi = bounds[1]
     g = guess
@@ -1412,7 +1463,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             b = g if g > lo else lo + 1.0
         if stage != 2 and b > hi:
             b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
-        v = _search(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, np.int64(0),
+        v = _search(A, np.int64(0),
                     leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
                     b - 1.0, b)
         X[X_ITER] += 1
