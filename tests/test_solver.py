@@ -596,6 +596,41 @@ def test_chains_of_actions_change_no_value(monkeypatch):
     assert grew > 0
 
 
+def test_position_valued_from_its_actions_past_the_budget(monkeypatch):
+    """Past POSITION_BUDGET nodes of the position's own search, `solve` values the position from its
+    actions: the same values as when the position is searched to the end, for the seat to act (the
+    best action) and for another seat (the action worst for it), with and without a node cap, any threads."""
+    import math
+
+    import tianjiu_sim.kernels.position as P
+    rules = preset("hk")
+    rng = random.Random(36)
+    gave_up = []
+    real = P.Solver._value
+
+    def spy(self, *args, **kwargs):
+        got = real(self, *args, **kwargs)
+        gave_up.append(kwargs.get("budget", 0) > 0 and math.isnan(got[0]))
+        return got
+
+    monkeypatch.setattr(P.Solver, "_value", spy)
+    for k in range(8):
+        pos = _cut_position(rules, rng, 5)
+        for seat in (pos.to_act(), (pos.to_act() + 1) % 4):
+            monkeypatch.setattr(P, "POSITION_BUDGET", 0)
+            full = Solver(rules, tt_bits=16).solve(pos, seat)
+            monkeypatch.setattr(P, "POSITION_BUDGET", 40)
+            for threads in (1, 2):
+                got = Solver(rules, tt_bits=16).solve(pos, seat, threads=threads)
+                assert got.value == full.value, (k, seat, threads)
+                assert [(a.value, a.low, a.high) for a in got.actions] == \
+                    [(a.value, a.low, a.high) for a in full.actions], (k, seat, threads)
+            capped = Solver(rules, tt_bits=16, max_nodes=300).solve(pos, seat)
+            assert capped.low <= full.value <= capped.high
+            assert capped.value != capped.value or capped.value == full.value
+    assert sum(gave_up) >= 8  # the position's search did give up, and the actions valued it
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_interruptible_solver_stops_at_once_and_keeps_what_it_solved(threads):
     """Ctrl-C (here interrupt_main) mid-search: solve() returns within seconds, interrupted, with bounds;

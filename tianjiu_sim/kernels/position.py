@@ -190,6 +190,14 @@ CHAIN = 2  # `tjsim solve --help` (cli/solve_cmd.py) says "chains of two"
 # 10 M nodes a search, 56 deals: 27.8 M nodes with probes, 24.8 M without (deal 37: 2.05 M -> 0.90 M,
 # deal 56: 1.96 M -> 0.82 M, deal 53: 0.86 M -> 1.17 M; benchmarks/README.md, stop 24).
 ACTION_PROBES = False
+# `solve` gives the position's own search this many nodes; past them the position is valued from its
+# actions instead (each action's search from its own floor test, both threads at work from then on,
+# their chains starting with what the position's search proved). A long position search is mostly the
+# proof that no lead beats the value, searched on one thread while the other waits; the actions prove
+# the same lead by lead. Full deals, banker, 2 threads (benchmarks/README.md, stop 26): deal 32
+# 1.75 M -> 0.77 M nodes, 0.49 -> 0.21 s; deal 35 1.50 M -> 1.90 M nodes, 0.41 -> 0.31 s; the deals whose
+# position search ends within the budget (13, 45, 52, ...) unchanged.
+POSITION_BUDGET = 300_000
 
 
 class Solver:
@@ -274,15 +282,17 @@ class Solver:
             node = (pos.leader, lead_p, win_p, win_seat, int(is_lead), caught, first, pos.trick[-1][0])
         return X, hands, dong, node
 
-    def _value(self, pos: Position, seat: int, guess: float | None = None) -> tuple[float, int, float, float]:
+    def _value(self, pos: Position, seat: int, guess: float | None = None,
+               budget: int = 0) -> tuple[float, int, float, float]:
         """The future value for `seat` from `pos` (bonuses already paid excluded), the nodes searched
-        and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes).
+        and the bounds proved (NaN and the bounds so far if the search gave up under max_nodes, or
+        under `budget` nodes if that is lower).
 
         Without a guess (e.g. another action's value) the search first tests the value's floor, then
         walks up from 0 (kernels/solver.py, mtd_kernel).  Once the full table exists it is kept.
         """
         self.tt = self._tables.get(self.tt_bits, self.tt)
-        return self._growing(pos, seat, guess, None, self.tt)  # self.tt: the table it ended on
+        return self._growing(pos, seat, guess, None, self.tt, budget=budget)  # self.tt: the table it ended on
 
     def _snapshot(self) -> tuple:
         """The entries of the table the last `_value` ended on (its size, their slots and contents):
@@ -306,12 +316,15 @@ class Solver:
         return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES) for pos, known, guess in chain]
 
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
-                 tt: tuple, probes: bool = True) -> tuple[float, int, float, float]:
-        """The search on table `tt`; past GROW_NODES on a table smaller than the full one it goes on in
-        the full one, from the bounds and the entries it proved so far (`tt_grow`)."""
+                 tt: tuple, probes: bool = True, budget: int = 0) -> tuple[float, int, float, float]:
+        """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
+        GROW_NODES on a table smaller than the full one it goes on in the full one, from the bounds and
+        the entries it proved so far (`tt_grow`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
+        if budget > 0 and (limit <= 0 or budget < limit):
+            limit = budget
         if len(tt[0]) >= 1 << self.tt_bits or 0 < limit <= GROW_NODES:
             return self._run(pos, seat, guess, limit, tt, known, probes)
         got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes)
@@ -571,7 +584,10 @@ class Solver:
         # usually short, and it bounds every action: none is worth more than the position to the
         # seat choosing it, nor less to its opponents.  So each action's search starts with the one
         # test that settles a best action: "as good as the position?" (mtd_kernel, X_FLOOR_FIRST = 2).
-        fut, n, lo, hi = self._value(pos, seat)
+        # Past POSITION_BUDGET nodes the position is valued from its actions instead, each searched
+        # from its own floor test (or from a bound the position's search proved) and the best taken.
+        budget = POSITION_BUDGET if (not chance and len(legal) > 1) else 0
+        fut, n, lo, hi = self._value(pos, seat, budget=budget)
         nodes += n
         root = (fut + paid0, lo + paid0, hi + paid0)
         children = [self.apply(pos, action, mask) for action, mask in legal]
