@@ -138,7 +138,8 @@ COMPILE_SECONDS = {
     "_mc_kernel": ("the deal-odds sampler", 15),
     "_exact_kernel": ("the exact deal-odds counter", 15),
     "_exchange": ("the tile exchanges of tjsim value", 10),
-    "_search": ("the exact solver", 45),
+    "mtd_kernel": ("the exact solver", 45),
+    "solve_kernel": ("the exact solver", 45),
     "evaluate": ("the search strategies (pimc, oracle)", 30),
     "search_scratch": ("the search strategies (pimc, oracle)", 30),
 }

@@ -122,7 +122,7 @@ a plain minimax (tests/brute_force.py) that shares none of this code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from ..game.catalogue import catalogue
 from ..game.rules import RuleSet
@@ -1007,15 +1007,13 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
     return float(ky[ply, 8]) * CLOSE_EPS
 
 
-_I2 = types.int64[:, ::1]
-_I1 = types.int64[::1]
-_SEARCH_SIG = types.float64(_I1, *([types.int64] * 10), types.float64, types.float64)
-
-
-# An explicit signature: one compiled recursion, no literal variants.  _nrt=False (also on the helpers it
-# calls): the search allocates nothing, and NRT's reference counting of the twelve array arguments of
-# every recursive call, atomic increments and decrements, took 42 % of a solve's time (perf): 2× a node.
-@njit(_SEARCH_SIG, cache=True, _nrt=False)
+# No explicit signature: compiled with its caller (mtd_kernel), whose cached code holds it, so a start loads
+# it once (an explicit signature compiled it, or loaded it from the cache, again at import: 35 ms).  Every
+# call passes typed values (np.int64 constants, not literals), so there is one compiled recursion.
+# _nrt=False (also on the helpers it calls): the search allocates nothing, and NRT's reference counting of
+# the array arguments of every recursive call, atomic increments and decrements, took 42 % of a solve's
+# time (perf): 2× a node.
+@njit(cache=True, _nrt=False)
 def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
     """Fail-soft alpha-beta value (for seat X_SEAT) of the rest of the deal from this node.
 
