@@ -86,11 +86,10 @@ def _fingerprint(root: Path) -> str:
     return h.hexdigest()
 
 
-def remembered_source_hash(memo: Path) -> str:
-    """`source_hash()`, read from the file `memo` while no .py file of the package has changed size or
-    modification time since it was written there (the hash reads every file: 12-25 ms of each start)."""
-    root = Path(__file__).resolve().parent
-    seen = _fingerprint(root)
+def remembered_source_hash(memo: Path, root: Path | None = None) -> str:
+    """`source_hash()`, read from the file `memo` while no .py file of the package (at `root`) has changed
+    size or modification time since it was written there (the hash reads every file: 12-25 ms of each start)."""
+    seen = _fingerprint(root or Path(__file__).resolve().parent)
     try:
         stamp, known = memo.read_text().split()
         if stamp == seen:
@@ -113,8 +112,9 @@ def configure() -> None:
     if "NUMBA_CACHE_DIR" in os.environ:
         return
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tjsim"
-    where = hashlib.sha1(str(Path(__file__).resolve().parent).encode()).hexdigest()[:12]  # one memo per copy
-    target = base / f"numba-{remembered_source_hash(base / f'sources-{where}')}"
+    root = Path(__file__).resolve().parent
+    where = hashlib.sha1(str(root).encode()).hexdigest()[:12]  # one memo per copy of the package
+    target = base / f"numba-{remembered_source_hash(base / f'sources-{where}', root)}"
     if not target.is_dir():
         try:
             target.mkdir(parents=True, exist_ok=True)

@@ -560,6 +560,13 @@ def _can_beat(T, win_p, win_lead, hands, n, folded, seat, leader):
     return False
 
 
+@njit(cache=True, inline="always")
+def _position_arrays(A):
+    """The tables, rules, context, hands and 戙 from the address vector A (A_*)."""
+    return (table(A[A_T], N_TROWS, TW), vector(A[A_Q], A[A_NQ]), vector(A[A_X], A[A_NX]),
+            vector(A[A_HANDS], A[A_NSEATS]), vector(A[A_DONG], A[A_NSEATS]))
+
+
 @njit(cache=True, _nrt=False)  # not inlined: _search compiles a third faster without a second copy of the bounds
 def _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta):
     """Bounds on the next boundary for every seat that may still take this trick (module docstring).
@@ -569,11 +576,7 @@ def _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, be
     only to cut the window (alpha, beta): once neither can, the seats left are not bounded (the
     lowest and highest over them could only widen the pair further).  The arrays come by address (A_*).
     """
-    T = table(A[A_T], N_TROWS, TW)
-    Q = vector(A[A_Q], A[A_NQ])
-    X = vector(A[A_X], A[A_NX])
-    hands = vector(A[A_HANDS], A[A_NSEATS])
-    dong = vector(A[A_DONG], A[A_NSEATS])
+    T, Q, X, hands, dong = _position_arrays(A)
     n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
     rest = popcount(hands[leader])
@@ -617,11 +620,7 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
     The arrays come by address (A_*); this ply's move row, not yet filled, is scratch for the plays
     that could stand.
     """
-    T = table(A[A_T], N_TROWS, TW)
-    Q = vector(A[A_Q], A[A_NQ])
-    X = vector(A[A_X], A[A_NX])
-    hands = vector(A[A_HANDS], A[A_NSEATS])
-    dong = vector(A[A_DONG], A[A_NSEATS])
+    T, Q, X, hands, dong = _position_arrays(A)
     tmp = table(A[A_MV], A[A_PLIES], A[A_MOVES])[ply]
     n = Q[R_PLAYERS]
     folded = X[X_FOLDED]
@@ -1023,15 +1022,11 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     `caught` = the seat whose 杂8 pair beat a led 至尊, `first` = 1 if it is the leader's first lead.
     The arrays come by address in A (A_*, `mtd_kernel`).
     """
-    T = table(A[A_T], N_TROWS, TW)
-    Q = vector(A[A_Q], A[A_NQ])
-    X = vector(A[A_X], A[A_NX])
+    T, Q, X, hands, dong = _position_arrays(A)
     ttk = table(A[A_TTK], A[A_NTT], 3)
     ttv = float_table(A[A_TTV], A[A_NTT], 2)
     ttb = vector(A[A_TTB], A[A_NTT])
     ttg = vector(A[A_TTG], A[A_NTT])
-    hands = vector(A[A_HANDS], A[A_NSEATS])
-    dong = vector(A[A_DONG], A[A_NSEATS])
     mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
     ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
     gp = table(A[A_GP], A[A_PLIES], A[A_GW])
