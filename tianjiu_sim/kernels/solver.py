@@ -608,7 +608,7 @@ def _in_row(T, row, p):
 
 
 @njit(cache=True, _nrt=False)
-def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
+def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
     """Bounds on s's result when seat t, still to act in this trick, holds a play sure to take it.
 
     Such a play beats the standing play and every play the seats acting before t could make
@@ -636,6 +636,30 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
         held |= hands[x]
         x = _next_active(x, n, folded)
     row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
+    # first t's plays beating the standing one that no seat after t can beat (kept at the row's end),
+    # since most calls end there
+    ht = hands[t]
+    end = A[A_MOVES] - 1
+    nc = 0
+    for k in range(1, T[row, 0] + 1):
+        p = T[row, k]
+        if not _holds(T, p, ht):
+            continue
+        ok = True
+        rp = ROW_BF + p
+        y = _next_active(t, n, folded)
+        while ok and y != leader:
+            if hands[y] & T[ROW_PLAY + p, C_BU_FOL]:
+                for j in range(1, T[rp, 0] + 1):
+                    if _holds(T, T[rp, j], hands[y]):
+                        ok = False
+                        break
+            y = _next_active(y, n, folded)
+        if ok:
+            tmp[end - nc] = p
+            nc += 1
+    if nc == 0:
+        return -INF, INF
     # the plays the seats before t could make stand: those beating the standing play, then closed
     # under "beats one of them" (the relations need not be transitive)
     nt = 0
@@ -667,29 +691,15 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
                         nt += 1
                         break
         i += 1
-    ht = hands[t]
     lo_b = -INF
     hi_b = INF
-    for k in range(1, T[row, 0] + 1):
-        p = T[row, k]
-        if not _holds(T, p, ht):
-            continue
+    for c in range(nc):
+        p = tmp[end - c]
         ok = True
         for j in range(nt):
             if not _in_row(T, ROW_BF + tmp[j], p):
                 ok = False
                 break
-        if not ok:
-            continue
-        rp = ROW_BF + p
-        y = _next_active(t, n, folded)
-        while ok and y != leader:
-            if hands[y] & T[ROW_PLAY + p, C_BU_FOL]:
-                for j in range(1, T[rp, 0] + 1):
-                    if _holds(T, T[rp, j], hands[y]):
-                        ok = False
-                        break
-            y = _next_active(y, n, folded)
         if not ok:
             continue
         m = T[ROW_PLAY + p, C_MASK]
@@ -702,6 +712,8 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t):
             lo_b = lo
         if hi < hi_b:
             hi_b = hi
+        if (t == X[X_SEAT] and lo_b >= beta) or (t != X[X_SEAT] and hi_b <= alpha):
+            break  # the node is cut: another sure play could only tighten the bound
     return lo_b, hi_b
 
 
@@ -1093,23 +1105,23 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 return v
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
-            lo2, hi2 = _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta)
-            if lo2 >= beta:
-                return lo2
-            if hi2 <= alpha:
-                return hi2
             # a seat still to act sure to take the trick: s raises the floor, an opponent lowers the ceiling
             bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
             x = seat
             while x != leader:
                 if hands[x] & bu:  # x holds a tile of a play beating the standing one
-                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x)
+                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, alpha, beta)
                     if x == s:
                         if lo2 >= beta:
                             return lo2
                     elif hi2 <= alpha:
                         return hi2
                 x = _next_active(x, n, folded)
+            lo2, hi2 = _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta)
+            if lo2 >= beta:
+                return lo2
+            if hi2 <= alpha:
+                return hi2
         hand = hands[seat]
         grow = gp[ply]
         _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
