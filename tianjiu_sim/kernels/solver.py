@@ -385,7 +385,7 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
+def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
     The leader first cashes its sure singles, the tiles that no seat against it can beat (for a
@@ -403,6 +403,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
     the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
     the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
+    s_gets: 戙 s is known to add under another seat's lead (`_gets_a_trick`).
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
@@ -418,7 +419,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True):
             sure += 1
     if (sure < rest and Q[R_DICE_ON] != 0) or not count_sure:
         sure = 0
-    gain_s = sure if leader == s else 0   # 戙 s surely adds
+    gain_s = sure if leader == s else s_gets   # 戙 s surely adds
     gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
     # The two loops below run only where their rule is on: read right after the caller's write of one
     # hand or 戙 (a trick's winner, a sure taker's play), a loop that LLVM vectorises waits for the
@@ -715,6 +716,116 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
         if (t == X[X_SEAT] and lo_b >= beta) or (t != X[X_SEAT] and hi_b <= alpha):
             break  # the node is cut: another sure play could only tighten the bound
     return lo_b, hi_b
+
+
+@njit(cache=True, _nrt=False)
+def _tricks_for_s(A, leader, ply):
+    """戙 that seat s, not on lead at this trick boundary, surely adds (0 when none is sure).
+
+    A play of s is a stopper when nothing the other seats hold beats it standing as a follower; a
+    play of theirs is stopped when a stopper of its class beats it both led and standing as a
+    follower.  To keep s from every trick the others must lead every trick and have a play s cannot
+    beat stand at s's turn, so each trick spends at least its size in their unstopped tiles (tiles in
+    some unstopped play of their holder's hand, copies counted alike).  Meanwhile s discards and
+    keeps a set W: the stoppers used and, when they fit, its sure singles (no other seat's tile beats
+    them led).  With u unstopped tiles and h tiles a hand, if u <= h - max(|W|, e) (e = 2 where
+    early death would bar s from the last trick, else 1), the others lead a stopped play before
+    W runs short, and not in the last trick: s beats it with its stopper A, nothing beats A, and s
+    then leads the sure singles of W left (none with the residual-tile dice, which may force
+    another suit).  So s adds at least the least, over the stoppers used, of size(A) + those
+    singles.  The arrays come by address (A_*); this ply's move row is scratch.
+    """
+    T, Q, X, hands, dong = _position_arrays(A)
+    row = table(A[A_MV], A[A_PLIES], A[A_MOVES])[ply]
+    n = Q[R_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    hs = hands[s]
+    h = popcount(hs)
+    e = 2 if (Q[R_EARLY_DEATH] != 0 and dong[s] + 1 < Q[R_MIN_DONG]) else 1
+    if h <= e:
+        return 0
+    pooled = _others(hands, n, folded, s)
+    ns = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hs, 0, row)
+    nt = 0
+    for i in range(ns):
+        a = row[i]
+        if a != Q[R_SUPREME_PLAY] and (pooled & T[ROW_PLAY + a, C_BU_FOL]) == 0:
+            row[nt] = a
+            nt += 1
+    if nt == 0:
+        return 0
+    used = np.int64(0)  # bit i: stopper row[i] stops some play of theirs
+    unstopped = 0
+    for y in range(n):
+        if y == s or (folded >> y & 1):
+            continue
+        hy = hands[y]
+        nr = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hy, 0, row[nt:])
+        free = np.int64(0)
+        for j in range(nr):
+            r = row[nt + j]
+            m = T[ROW_PLAY + r, C_MASK]
+            cls = T[ROW_PLAY + r, C_CLS]
+            stop = -1
+            for i in range(nt):
+                a = row[i]
+                am = T[ROW_PLAY + a, C_MASK]
+                if (T[ROW_PLAY + a, C_CLS] == cls and (am & ~T[ROW_PLAY + r, C_BU_LED]) == 0
+                        and (am & ~T[ROW_PLAY + r, C_BU_FOL]) == 0):
+                    stop = i
+                    break
+            if stop >= 0:
+                used |= np.int64(1) << stop
+            else:
+                free |= m
+        # a play lists only the lower of two copies: the other copy is as free
+        rest = hy & ~free
+        while rest:
+            b = ctz(rest)
+            rest &= rest - 1
+            k = T[ROW_TILE + b, K_KIND]
+            x = free
+            while x:
+                c = ctz(x)
+                x &= x - 1
+                if T[ROW_TILE + c, K_KIND] == k:
+                    free |= np.int64(1) << b
+                    break
+        unstopped += popcount(free)
+        if unstopped > h - e:
+            return 0
+    if used == 0:
+        return 0  # (then every tile of theirs is unstopped: not reached)
+    stoppers = np.int64(0)
+    x = used
+    while x:
+        i = ctz(x)
+        x &= x - 1
+        stoppers |= T[ROW_PLAY + row[i], C_MASK]
+    sure = np.int64(0)
+    if Q[R_DICE_ON] == 0:
+        x = hs
+        while x:
+            b = ctz(x)
+            x &= x - 1
+            if (pooled & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
+                sure |= np.int64(1) << b
+    w = stoppers | sure
+    if unstopped > h - max(popcount(w), e):
+        w = stoppers
+        if unstopped > h - max(popcount(w), e):
+            return 0
+    gain = h
+    x = used
+    while x:
+        i = ctz(x)
+        x &= x - 1
+        am = T[ROW_PLAY + row[i], C_MASK]
+        g = popcount(am) + popcount(sure & w & ~am)
+        if g < gain:
+            gain = g
+    return gain
 
 
 @njit(cache=True, inline="always")
@@ -1276,6 +1387,13 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             return lo
         if hi <= alpha:
             return hi
+        if leader != s and not playout:
+            # 戙 s surely adds under the others' lead raise the floor
+            g = _tricks_for_s(A, leader, ply)
+            if g > 0:
+                lo1, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, g)
+                if lo1 >= beta:
+                    return lo1
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
         if (not playout) and not _any_tile(T, hand, K_ABOVE, others):
             cnt = popcount(hand)
