@@ -204,7 +204,8 @@ class Solver:
     """Exact values of positions under one rule set (holds the tables and the transposition table)."""
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
-                 max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True):
+                 max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
+                 stoppers: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -219,6 +220,7 @@ class Solver:
         self.max_nodes = max_nodes  # > 0: a solve gives up (value NaN) after that many nodes
         self.probes = probes  # False: no budgeted probes (kernels/solver.py), for a test that they change no value
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
+        self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
@@ -258,6 +260,7 @@ class Solver:
         X[K.X_PROBE_B0] = K.PROBE_B0 if self.probes and probes else 0
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
+        X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -454,7 +457,7 @@ class Solver:
         """A solver with the same rules and settings and its own tables (another thread's searches);
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
-                      trick_table=self.trick_table)
+                      trick_table=self.trick_table, stoppers=self.stoppers)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the

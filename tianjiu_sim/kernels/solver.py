@@ -93,6 +93,18 @@ nodes).  The same cap gives up a whole solve (X_LIMIT).  Probes at follower node
 and not kept (−4 % nodes).  `tjsim solve` makes none in its actions' searches, whose first test is
 mostly a proof that must search every reply anyway (kernels/position.py, ACTION_PROBES).
 
+Stoppers (`_tricks_for_s`, not from DDS; in the spirit of its quick tricks for the side not on
+lead): at a boundary where another seat leads, a play of s that nothing of theirs beats stands as
+a stopper for every play of its class below it.  The others can keep s from every trick only by
+filling each trick with a play s cannot beat at its turn, each spending its size in their
+unstopped tiles; when those are too few for the tiles left once s keeps its stoppers (and its
+sure singles, when they fit), s surely beats a stopped play and then leads its sure singles, so
+the floor of the static bounds rises by that many 戙.  This settles the proofs that s, shut out of
+the lead, still takes its tricks.  Full deals 45 + 52, banker, every action: 11.5 M nodes before,
+1.03 M asked at ≤ STOPPER_TILES (6) tiles a hand, 55 k asked at 7 too; but asked at 7, deal 10 took
+231.6 M nodes instead of 130.5 M (126.5 M at ≤ 6).  56 full deals: 25.8 M → 14.5 M nodes
+(benchmarks/README.md, stop 27).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
@@ -162,8 +174,9 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 # --- per-solve context (int64 vector, partly mutated during the search and restored)
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
- X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE) = range(22)
-N_X = 22
+ X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
+ X_NO_STOPPERS) = range(23)
+N_X = 23
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -181,6 +194,7 @@ EXACT = 99
 # can check on positions too large for the brute force that the reduction changes no value.
 # X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
 # of test.
+# X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -219,6 +233,10 @@ PROBE_B0 = 1000
 # 71.5 M -> 65.8 M nodes (seat 3 alike); the 60 deals of bench_solve_cli.py 68.3 M -> 61.8 M (deal 10:
 # 8.5 M -> 0.49 M, deal 17: 74 k -> 465 k).
 PROBE_TILES = 7
+# `_tricks_for_s` is asked at boundaries with at most this many tiles a hand.  Asked at 7 too, deal 10
+# of bench_solve_cli.py took 231.6 M nodes instead of 130.5 M (one thread, 2^22 entries); at most 6:
+# 126.5 M; deals 45 + 52: 11.5 M nodes before, 55 k asked at 7, 1.03 M at most 6 (stop 27).
+STOPPER_TILES = 6
 PROBE_ROUNDS = 4
 
 
@@ -728,9 +746,9 @@ def _tricks_for_s(A, leader, ply):
     beat stand at s's turn, so each trick spends at least its size in their unstopped tiles (tiles in
     some unstopped play of their holder's hand, copies counted alike).  Meanwhile s discards and
     keeps a set W: the stoppers used and, when they fit, its sure singles (no other seat's tile beats
-    them led).  With u unstopped tiles and h tiles a hand, if u <= h - max(|W|, e) (e = 2 where
-    early death would bar s from the last trick, else 1), the others lead a stopped play before
-    W runs short, and not in the last trick: s beats it with its stopper A, nothing beats A, and s
+    them led).  With u unstopped tiles and h tiles a hand, if u <= h - max(|W|, e) (e: the fewest
+    tiles a last trick s may win must have, early death counted, at least 1), the others lead a
+    stopped play while s still holds W, and s may win it: s beats it with its stopper A, nothing beats A, and s
     then leads the sure singles of W left (none with the residual-tile dice, which may force
     another suit).  So s adds at least the least, over the stoppers used, of size(A) + those
     singles.  The arrays come by address (A_*); this ply's move row is scratch.
@@ -742,7 +760,9 @@ def _tricks_for_s(A, leader, ply):
     folded = X[X_FOLDED]
     hs = hands[s]
     h = popcount(hs)
-    e = 2 if (Q[R_EARLY_DEATH] != 0 and dong[s] + 1 < Q[R_MIN_DONG]) else 1
+    e = 1
+    if Q[R_EARLY_DEATH] != 0 and Q[R_MIN_DONG] - dong[s] > 1:
+        e = Q[R_MIN_DONG] - dong[s]  # a last trick of fewer tiles would be barred to s
     if h <= e:
         return 0
     pooled = _others(hands, n, folded, s)
@@ -1387,7 +1407,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             return lo
         if hi <= alpha:
             return hi
-        if leader != s and not playout:
+        if leader != s and not playout and popcount(hand) <= STOPPER_TILES and X[X_NO_STOPPERS] == 0:
             # 戙 s surely adds under the others' lead raise the floor
             g = _tricks_for_s(A, leader, ply)
             if g > 0:
