@@ -421,7 +421,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
     the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
     the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
-    s_gets: 戙 s is known to add under another seat's lead (`_gets_a_trick`).
+    s_gets: 戙 s is known to add under another seat's lead (`_tricks_for_s`).
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
@@ -737,7 +737,7 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
 
 
 @njit(cache=True, _nrt=False)
-def _tricks_for_s(A, leader, ply):
+def _tricks_for_s(A, ply):
     """戙 that seat s, not on lead at this trick boundary, surely adds (0 when none is sure).
 
     A play of s is a stopper when nothing the other seats hold beats it standing as a follower; a
@@ -815,8 +815,6 @@ def _tricks_for_s(A, leader, ply):
         unstopped += popcount(free)
         if unstopped > h - e:
             return 0
-    if used == 0:
-        return 0  # (then every tile of theirs is unstopped: not reached)
     stoppers = np.int64(0)
     x = used
     while x:
@@ -1409,7 +1407,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             return hi
         if leader != s and not playout and popcount(hand) <= STOPPER_TILES and X[X_NO_STOPPERS] == 0:
             # 戙 s surely adds under the others' lead raise the floor
-            g = _tricks_for_s(A, leader, ply)
+            g = _tricks_for_s(A, ply)
             if g > 0:
                 lo1, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, g)
                 if lo1 >= beta:
