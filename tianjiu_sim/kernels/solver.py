@@ -403,11 +403,68 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
+def _sure_multi(T, Q, X, hands, leader, vs_all, against, folded, n, exclude):
+    """Multi-tile plays the leader surely takes: (戙 they add beyond its sure singles, their tiles).
+
+    Disjoint plays of hands[leader] less `exclude`, chosen greedily, of which no seat against the
+    leader holds a whole beating play (vs_all False: seat s alone is against, a minimiser's partners
+    letting the trick go).  Each adds its size less its tiles that are sure singles, which the caller
+    counts already: cashed first, the plays and then the singles left take every one of those tiles.
+    Holdings only shrink, so a play sure now stays sure.  至尊 and the quartet class are left to the
+    search (their bonuses and 包尊 ride on them).
+    """
+    hand = hands[leader] & ~exclude
+    single = np.int64(0)
+    h = hand
+    while h:
+        b = ctz(h)
+        h &= h - 1
+        if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
+            single |= np.int64(1) << b
+    got = 0
+    taken = np.int64(0)
+    h = hand
+    while h:
+        b = ctz(h)
+        h &= h - 1
+        if (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
+            continue
+        for k in range(1, T[ROW_HB + b, 0] + 1):
+            p = T[ROW_HB + b, k]
+            m = T[ROW_PLAY + p, C_MASK]
+            if T[ROW_PLAY + p, C_SIZE] < 2 or (m & taken) != 0 or not _holds(T, p, hand):
+                continue
+            if p == Q[R_SUPREME_PLAY] or T[ROW_PLAY + p, C_CLS] == Q[R_QUARTET_CLASS]:
+                continue
+            if (against & T[ROW_PLAY + p, C_BU_LED]) != 0:
+                row = ROW_BL + p
+                beaten = False
+                for x in range(n):
+                    if x == leader or (folded >> x & 1) or (hands[x] & against) == 0:
+                        continue
+                    if (not vs_all) and x != X[X_SEAT]:
+                        continue
+                    for i in range(1, T[row, 0] + 1):
+                        if _holds(T, T[row, i], hands[x]):
+                            beaten = True
+                            break
+                    if beaten:
+                        break
+                if beaten:
+                    continue
+            taken |= m
+            got += T[ROW_PLAY + p, C_SIZE] - popcount(m & single)
+            break
+    return got, taken
+
+
+@njit(cache=True, inline="always")
 def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
-    The leader first cashes its sure singles, the tiles that no seat against it can beat (for a
-    leader of the minimising side, "against" is s alone: its partners let the trick go): s on
+    The leader first cashes its sure plays: its sure singles, the tiles that no seat against it can
+    beat (for a leader of the minimising side, "against" is s alone: its partners let the trick go),
+    and multi-tile plays of which no seat against it holds a whole beating play (`_sure_multi`): s on
     lead surely adds that many 戙, another leader surely keeps them from s, and a leader who can
     cash every tile decides who closes.  Beyond that, a seat other than the closer ends with at
     most rest − 1 more 戙 (the closer wins the last trick); each seat's debt to a closer falls
@@ -435,6 +492,8 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
         h &= h - 1
         if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
             sure += 1
+    if count_sure and sure < rest:
+        sure += _sure_multi(T, Q, X, hands, leader, leader == s, against, folded, n, np.int64(0))[0]
     if (sure < rest and Q[R_DICE_ON] != 0) or not count_sure:
         sure = 0
     gain_s = sure if leader == s else s_gets   # 戙 s surely adds
@@ -746,12 +805,14 @@ def _tricks_for_s(A, ply):
     beat stand at s's turn, so each trick spends at least its size in their unstopped tiles (tiles in
     some unstopped play of their holder's hand, copies counted alike).  Meanwhile s discards and
     keeps a set W: the stoppers used and, when they fit, its sure singles (no other seat's tile beats
-    them led).  With u unstopped tiles and h tiles a hand, if u <= h - max(|W|, e) (e: the fewest
-    tiles a last trick s may win must have, early death counted, at least 1), the others lead a
-    stopped play while s still holds W, and s may win it: s beats it with its stopper A, nothing beats A, and s
-    then leads the sure singles of W left (none with the residual-tile dice, which may force
-    another suit).  So s adds at least the least, over the stoppers used, of size(A) + those
-    singles.  The arrays come by address (A_*); this ply's move row is scratch.
+    them led) and sure multi-tile plays (`_sure_multi`).  With u unstopped tiles and h tiles a hand,
+    if u <= h - max(|W|, e) (e: the fewest tiles a last trick s may win must have, early death
+    counted, at least 1), the others lead a stopped play while s still holds W, and s may win it: s
+    beats it with a stopper A of W that stops it, nothing beats A, and s then leads the sure plays of
+    W left (none with the residual-tile dice, which may force another suit).  So s adds at least the
+    least, over the stopped plays the others hold, of the most, over the stoppers A of that play, of
+    size(A) + the sure plays of W without A's tiles.  The arrays come by address (A_*); this ply's
+    move row and ordering-key row are scratch.
     """
     T, Q, X, hands, dong = _position_arrays(A)
     row = table(A[A_MV], A[A_PLIES], A[A_MOVES])[ply]
@@ -822,6 +883,7 @@ def _tricks_for_s(A, ply):
         x &= x - 1
         stoppers |= T[ROW_PLAY + row[i], C_MASK]
     sure = np.int64(0)
+    multi = np.int64(0)
     if Q[R_DICE_ON] == 0:
         x = hs
         while x:
@@ -829,20 +891,43 @@ def _tricks_for_s(A, ply):
             x &= x - 1
             if (pooled & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
                 sure |= np.int64(1) << b
-    w = stoppers | sure
+        multi = _sure_multi(T, Q, X, hands, s, True, pooled, folded, n, np.int64(0))[1]
+    w = stoppers | sure | multi
     if unstopped > h - max(popcount(w), e):
-        w = stoppers
+        w = stoppers | sure
         if unstopped > h - max(popcount(w), e):
-            return 0
-    gain = h
-    x = used
-    while x:
-        i = ctz(x)
-        x &= x - 1
+            w = stoppers
+            if unstopped > h - max(popcount(w), e):
+                return 0
+    # what s adds after beating with stopper i: its size, then W's sure singles and sure multi-tile
+    # plays left (-1: a stopper outside W)
+    gains = table(A[A_KY], A[A_PLIES], A[A_MOVES])[ply]
+    for i in range(nt):
         am = T[ROW_PLAY + row[i], C_MASK]
+        if (am & ~w) != 0:
+            gains[i] = -1
+            continue
         g = popcount(am) + popcount(sure & w & ~am)
-        if g < gain:
-            gain = g
+        if (multi & w & ~am) != 0:
+            g += _sure_multi(T, Q, X, hands, s, True, pooled, folded, n, am | (hs & ~w))[0]
+        gains[i] = g
+    # the others choose the stopped play they lead, s the best stopper of it
+    gain = h
+    for y in range(n):
+        if y == s or (folded >> y & 1):
+            continue
+        nr = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hands[y], 0, row[nt:])
+        for j in range(nr):
+            r = row[nt + j]
+            cls = T[ROW_PLAY + r, C_CLS]
+            best = -1
+            for i in range(nt):
+                am = T[ROW_PLAY + row[i], C_MASK]
+                if (gains[i] > best and T[ROW_PLAY + row[i], C_CLS] == cls
+                        and (am & ~T[ROW_PLAY + r, C_BU_LED]) == 0 and (am & ~T[ROW_PLAY + r, C_BU_FOL]) == 0):
+                    best = gains[i]
+            if 0 <= best < gain:
+                gain = best
     return gain
 
 
