@@ -105,6 +105,12 @@ the lead, still takes its tricks.  Full deals 45 + 52, banker, every action: 11.
 231.6 M nodes instead of 130.5 M (126.5 M at ≤ 6).  56 full deals: 25.8 M → 14.5 M nodes
 (benchmarks/README.md, stop 27).
 
+Sure multi-tile plays (`_sure_multi`, not from DDS): a pair or triple of s that no seat against it
+holds a whole beating play of takes its trick when led, like a sure single; the static bounds count
+its tiles beyond the sure singles, and the stoppers' W may keep it.  60 full deals, `tjsim solve`:
+56 within 1 s instead of 53 (deal 10: 23.8 s → 1.4 s; deals 24, 27: over 30 s → 0.8–0.9 s;
+benchmarks/README.md, stop 36).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
