@@ -409,6 +409,19 @@ def _owed(Q, X, i, d, closer):
 
 
 @njit(cache=True, inline="always")
+def _sure_singles(T, hand, against):
+    """The tiles of `hand` that no tile of `against` beats led as singles (DDS's quick tricks)."""
+    sure = np.int64(0)
+    h = hand
+    while h:
+        b = ctz(h)
+        h &= h - 1
+        if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
+            sure |= np.int64(1) << b
+    return sure
+
+
+@njit(cache=True, inline="always")
 def _sure_multi(T, Q, X, hands, leader, vs_all, against, folded, n, exclude):
     """Multi-tile plays the leader surely takes: (戙 they add beyond its sure singles, their tiles).
 
@@ -420,13 +433,7 @@ def _sure_multi(T, Q, X, hands, leader, vs_all, against, folded, n, exclude):
     search (their bonuses and 包尊 ride on them).
     """
     hand = hands[leader] & ~exclude
-    single = np.int64(0)
-    h = hand
-    while h:
-        b = ctz(h)
-        h &= h - 1
-        if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
-            single |= np.int64(1) << b
+    single = _sure_singles(T, hand, against)
     got = 0
     taken = np.int64(0)
     h = hand
@@ -491,13 +498,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     folded = X[X_FOLDED]
     act = X[X_ACTIVE]
     against = others if leader == s else hands[s]  # `others`: every active seat but the leader
-    sure = 0
-    h = hands[leader]
-    while h:
-        b = ctz(h)
-        h &= h - 1
-        if (against & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
-            sure += 1
+    sure = popcount(_sure_singles(T, hands[leader], against))
     if count_sure and sure < rest:
         sure += _sure_multi(T, Q, X, hands, leader, leader == s, against, folded, n, np.int64(0))[0]
     if (sure < rest and Q[R_DICE_ON] != 0) or not count_sure:
@@ -891,12 +892,7 @@ def _tricks_for_s(A, ply):
     sure = np.int64(0)
     multi = np.int64(0)
     if Q[R_DICE_ON] == 0:
-        x = hs
-        while x:
-            b = ctz(x)
-            x &= x - 1
-            if (pooled & T[ROW_PLAY + T[ROW_TILE + b, K_SINGLE], C_BU_LED]) == 0:
-                sure |= np.int64(1) << b
+        sure = _sure_singles(T, hs, pooled)
         multi = _sure_multi(T, Q, X, hands, s, True, pooled, folded, n, np.int64(0))[1]
     w = stoppers | sure | multi
     if unstopped > h - max(popcount(w), e):
