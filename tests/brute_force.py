@@ -22,8 +22,12 @@ def _next_active(seat, n, folded):
 
 
 def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=frozenset(),
-                trick=(), has_led=frozenset(), pending=None, paid=None):
-    """V_seat by exhaustive minimax; `trick` = ((seat, 'lead'|'beat'|'discard', mask), ...)."""
+                trick=(), has_led=frozenset(), pending=None, paid=None, close=False):
+    """V_seat by exhaustive minimax; `trick` = ((seat, 'lead'|'beat'|'discard', mask), ...).
+
+    close=True: the value is 1 when `seat` closes and 0 otherwise (who closes, nothing else), so the
+    result says whether `seat` can make sure to close.
+    """
     n = rules.players
     active = [s for s in range(n) if s not in folded]
     st = dict(hands=list(hands), dong=list(dong), pending=pending, has_led=set(has_led),
@@ -64,7 +68,9 @@ def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=fro
                     give(st["bonus"], lead_leader, rules.supreme_bonus)
         if lead.cls == ("quartet",) and rules.quartet_bonus > 0:
             give(st["bonus"], winner, rules.quartet_bonus)
-        if last:
+        if last and close:
+            v = 1.0 if winner == seat else 0.0
+        elif last:
             bonus = list(st["bonus"])
             if st["pending"] is not None and st["pending"][1] != winner:
                 give(bonus, st["pending"][0], rules.supreme_bonus)
@@ -135,7 +141,7 @@ def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=fro
         return lead_with(leader_, R.legal_leads(rules, hand))
 
     memo: dict = {}
-    base = (paid[seat] if paid else 0)
+    base = (paid[seat] if paid and not close else 0)
     if not trick:
         return base + lead_node(leader)
     lead_leader = trick[0][0]

@@ -127,8 +127,8 @@ def brute(rules, pos: Position, seat: int) -> float:
                        pos.folded, pos.trick, pos.has_led, pos.pending, pos.paid or None)
 
 
-def _check_random(name: str, count: int, seed: int) -> None:
-    sv = solver_for(name)
+def _check_random(name: str, count: int, seed: int, sv: Solver | None = None) -> None:
+    sv = sv or solver_for(name)
     rules = sv.rules
     rng = random.Random(seed)
     for i in range(count):
@@ -190,6 +190,89 @@ def test_stoppers_settle_a_shut_out_proof():
     sol = Solver(rules, max_nodes=20_000_000).solve(pos, 0)
     assert sol.value == -4.0 and all(a.value == -4.0 for a in sol.actions), sol
     assert sol.nodes < 2_000_000, sol.nodes
+
+
+CLOSE_RULES = ["hk", "hk-bonus", "folk2"]  # the close game needs the residual-tile dice off
+
+
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_close_game_is_sound_against_brute_force(name):
+    """The close game (`_close_search`: the other seats' discards owed, not chosen) never claims a close
+    that the brute force's who-closes minimax refutes, and it claims most closes there are."""
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(31)
+    claimed = real = 0
+    for i in range(300):
+        pos = random_position(rules, rng)
+        if pos.trick:
+            continue
+        seat = rng.choice(pos.active())
+        got = sv.surely_closes(pos, seat)
+        want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                           close=True)
+        assert not (got and want < 1), (name, i, pos, seat)
+        claimed += got
+        real += want == 1
+    assert claimed > 0.8 * real > 0, (claimed, real)
+
+
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_close_floor_holds_where_the_seat_surely_closes(name):
+    """Where the brute force says seat s can make sure to close, the value is at least the floor of the
+    lines where s closes (`_static_bounds` with s_closes: the early-death minimum of a closer's 戙)."""
+    from tianjiu_sim.kernels import solver as K
+
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(37)
+    reached = 0
+    for i in range(200):
+        pos = random_position(rules, rng)
+        if pos.trick:
+            continue
+        seat = rng.choice(pos.active())
+        if brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                       close=True) < 1:
+            continue
+        X, hands, dong, _ = sv._arrays(pos, seat)
+        others = sum(pos.hands[i] for i in pos.active() if i != pos.leader)
+        lo, _ = K._static_bounds(sv.T, sv.Q, X, hands, dong, pos.leader, others, popcount(pos.hands[pos.leader]),
+                                 True, 0, True)
+        want = brute(rules, pos, seat) - (pos.paid[seat] if pos.paid else 0)
+        assert lo - 1e-9 <= want, (name, i, pos, seat, lo, want)
+        reached += abs(lo - want) < 1e-9
+    assert reached > 0
+
+
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_solver_with_the_close_game_equals_brute_force(name):
+    """The whole solver with the close game asked at every boundary against the brute force."""
+    sv = Solver(RULES[name](), tt_bits=16, close_game="always")
+    _check_random(name, 120, 41, sv)
+    assert sv.close_cuts > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_solver_with_the_close_game_equals_brute_force_many(name):
+    sv = Solver(RULES[name](), tt_bits=16, close_game="always")
+    _check_random(name, int(os.environ.get("SOLVER_POSITIONS", "10000")), 2027, sv)
+
+
+@pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("hk-bonus", 5, 30), ("folk2", 6, 30), ("hk", 6, 15)])
+def test_close_game_changes_no_value(name, tiles, count):
+    """The close game asked at every boundary cuts, never changes a value: beyond the brute force."""
+    rules = RULES[name]()
+    on = Solver(rules, tt_bits=18, close_game="always")
+    off = Solver(rules, tt_bits=18, close_game="never")
+    rng = random.Random(tiles * 7877 + count)
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        (a, _), (b, _) = on.value(pos, seat), off.value(pos, seat)
+        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
+    assert on.close_cuts > 0 and off.close_cuts == 0
 
 
 def _nodes_saved(name, tiles, count, seed, **off):

@@ -205,7 +205,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True):
+                 stoppers: bool = True, close_game: str = "late"):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -221,6 +221,13 @@ class Solver:
         self.probes = probes  # False: no budgeted probes (kernels/solver.py), for a test that they change no value
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
+        # the close game (kernels/solver.py, _close_search): "late" asks it only in searches past GROW_NODES
+        # (it costs more than it saves in the short ones), "always" in every search, "never" (a test that it
+        # changes no value)
+        if close_game not in ("late", "always", "never"):
+            raise ValueError(f"close_game: 'late', 'always' or 'never', not {close_game!r}")
+        self.close_game = close_game
+        self._close_on = close_game == "always"  # asked in the search now starting
         # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
@@ -234,6 +241,7 @@ class Solver:
         # so far by this solver (a progress bar's counter)
         self.on_nodes = None
         self.nodes_searched = 0
+        self.close_cuts = 0  # cuts made by the close game (a test's and a benchmark's counter)
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -261,6 +269,7 @@ class Solver:
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
+        X[K.X_CLOSE_TILES] = K.CLOSE_TILES if self._close_on else 0
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -321,23 +330,30 @@ class Solver:
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
                  tt: tuple, probes: bool = True, budget: int = 0) -> tuple[float, int, float, float]:
         """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
-        GROW_NODES on a table smaller than the full one it goes on in the full one, from the bounds and
-        the entries it proved so far (`tt_grow`)."""
+        GROW_NODES it goes on from the bounds and the entries it proved so far, in the full table if `tt`
+        is smaller (`tt_grow`), with the close game asked (close_game "late")."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
         if budget > 0 and (limit <= 0 or budget < limit):
             limit = budget
-        if len(tt[0]) >= 1 << self.tt_bits or 0 < limit <= GROW_NODES:
+        self._close_on = self.close_game == "always"
+        late = self.close_game == "late"
+        if (len(tt[0]) >= 1 << self.tt_bits and not late) or 0 < limit <= GROW_NODES:
             return self._run(pos, seat, guess, limit, tt, known, probes)
         got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
-        K.tt_grow(tt, full, self.gen)
+        if full is not tt:
+            K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
-        v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                    (got[2], got[3]), probes)
+        self._close_on = self.close_game != "never"
+        try:
+            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
+                                        (got[2], got[3]), probes)
+        finally:
+            self._close_on = self.close_game == "always"
         return v, got[1] + more, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
@@ -367,6 +383,7 @@ class Solver:
             v = K.mtd_kernel(*args)
         self.live = None  # before the count grows: a reader adding both never counts a node twice
         self.nodes_searched += int(X[K.X_NODES])
+        self.close_cuts += int(X[K.X_CLOSE_CUTS])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
 
@@ -391,6 +408,18 @@ class Solver:
         """V_seat of the position (bonuses already paid included) and the nodes searched."""
         v, nodes, _, _ = self.value_bounds(pos, seat)
         return v, nodes
+
+    def surely_closes(self, pos: Position, seat: int) -> bool:
+        """Whether the close game (kernels/solver.py, _close_search) shows that `seat` closes from a
+        trick boundary whatever the others do (False: not shown; always False with the dice on)."""
+        pos.check()
+        if pos.trick:
+            raise TjsimError("the close game starts at a trick boundary")
+        if self.Q[R_DICE_ON] != 0:
+            return False
+        self._new_generation()
+        X, hands, dong, _ = self._arrays(pos, seat)
+        return bool(K.close_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, pos.leader))
 
     def value_bounds(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
         """`value` with the bounds proved: (V_seat or NaN if the search gave up, nodes, low, high)."""
@@ -457,7 +486,7 @@ class Solver:
         """A solver with the same rules and settings and its own tables (another thread's searches);
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
-                      trick_table=self.trick_table, stoppers=self.stoppers)
+                      trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the

@@ -111,6 +111,17 @@ its tiles beyond the sure singles, and the stoppers' W may keep it.  60 full dea
 56 within 1 s instead of 53 (deal 10: 23.8 s → 1.4 s; deals 24, 27: over 30 s → 0.8–0.9 s;
 benchmarks/README.md, stop 36).
 
+The close game (`_close_search`, not from DDS; kernels/position.py asks it only in searches past
+GROW_NODES): a seat that closes ends with at least the early-death minimum of 戙 (`_closer_gain`), so
+the lines where s closes have a floor far above any line where another seat closes.  When that floor
+reaches beta, all the search needs to know is whether s surely closes, and a yes / no game answers it
+with the other seats' discards owed instead of chosen: a relaxation in their favour (a 1 holds in the
+real game), with one move where a discard has dozens, and holdings that change only by face-up
+plays.  Full deal 49 of bench_solve_cli.py, the banker's value (a close with 天九 last, every line of
+the others followed to the last trick): 1.6 G nodes, 610 s → 145 M nodes, 42 s (benchmarks/README.md,
+stop 38).  Asked in every search it costs more than it saves on most deals (49 full deals: 3.9 M →
+6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every boundary).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
@@ -181,8 +192,9 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
- X_NO_STOPPERS) = range(23)
-N_X = 23
+ X_NO_STOPPERS, X_CLOSE_TILES, X_CLOSE_CUTS) = range(25)
+X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
+N_X = X_DEBT + 8
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -201,6 +213,8 @@ EXACT = 99
 # X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
+# X_CLOSE_TILES: the close game (`_close_search`) is asked at boundaries with at most this many tiles a
+# hand (0: never; kernels/position.py turns it on in long searches); X_CLOSE_CUTS counts its cuts.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -244,6 +258,8 @@ PROBE_TILES = 7
 # 126.5 M; deals 45 + 52: 11.5 M nodes before, 55 k asked at 7, 1.03 M at most 6 (stop 27).
 STOPPER_TILES = 6
 PROBE_ROUNDS = 4
+# X_CLOSE_TILES when the close game is on: every boundary (kernels/position.py decides when it is on).
+CLOSE_TILES = 16
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -472,7 +488,25 @@ def _sure_multi(T, Q, X, hands, leader, vs_all, against, folded, n, exclude):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0):
+def _closer_gain(Q, dong, c, leader, rest):
+    """The fewest 戙 seat c adds from a trick boundary (`leader` to lead, `rest` tiles a hand) if it closes.
+
+    It wins the last trick (1 at least).  With early death (§4.4) a seat may beat in the last trick
+    only to end with the minimum, and a seat leading the last trick won the trick before it, so it
+    ends with min(minimum, 戙 now + 2) at least, unless it leads now and the trick led now is the
+    last (its whole hand led at once: rest 戙).
+    """
+    g = 1
+    if Q[R_EARLY_DEATH] != 0:
+        g = min(Q[R_MIN_DONG] - dong[c], 2)
+        if c == leader:
+            g = min(g, rest)
+        g = max(g, 1)
+    return g
+
+
+@njit(cache=True, inline="always")
+def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0, s_closes=False):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
     The leader first cashes its sure plays: its sure singles, the tiles that no seat against it can
@@ -492,6 +526,9 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
     the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
     s_gets: 戙 s is known to add under another seat's lead (`_tricks_for_s`).
+    With early death a closer ends with at least the early-death minimum (`_closer_gain`).
+    s_closes: the bounds over the lines where s closes alone (the close game, `_close_search`, tells
+    when s surely closes), with no sure play cashed first: s's line is the close game's.
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
@@ -505,6 +542,9 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
         sure = 0
     gain_s = sure if leader == s else s_gets   # 戙 s surely adds
     gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
+    if s_closes:
+        gain_s = 0  # the close game's line need not cash the sure plays first
+        gain_t = 0
     # The two loops below run only where their rule is on: read right after the caller's write of one
     # hand or 戙 (a trick's winner, a sure taker's play), a loop that LLVM vectorises waits for the
     # store to reach memory (a failed store-to-load forwarding: 15 % of _in_trick_bounds, perf, stop 25).
@@ -541,7 +581,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
         # the others share at most rest - max(gain_s, 1) more 戙; each debt is convex in the 戙, so
         # giving them one at a time where the debt falls most is the lowest total
         ext = np.int64(0)
-        for k in range(rest - max(gain_s, 1)):
+        for k in range(rest - max(gain_s, _closer_gain(Q, dong, s, leader, rest))):
             drop_b = 0
             bi = -1
             for i in range(n):
@@ -559,13 +599,14 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
         sc = scale * (sweep if (holders & ~(1 << s)) == 0 else 1)
         lo_f = float(min(lo_c, lo_c * sc) + fixed) + tie
         hi_f = float(max(hi_c, hi_c * sc) + fixed) + tie
-    if gain_s < rest:
-        # another seat closes: s pays its own debt, with gain_s to rest − max(gain_t, 1) more 戙
+    if gain_s < rest and not s_closes:
+        # another seat c closes: s pays its own debt, with gain_s to rest − max(gain_t, c's least) more 戙
         for c in range(n):
             if c == s or (folded >> c & 1):
                 continue
             worst = -_owed(Q, X, s, dong[s] + gain_s, c)
-            best = -_owed(Q, X, s, dong[s] + max(rest - max(gain_t, 1), gain_s), c)
+            least = max(gain_t, _closer_gain(Q, dong, c, leader, rest))
+            best = -_owed(Q, X, s, dong[s] + max(rest - least, gain_s), c)
             sc = scale * (sweep if (holders & ~(1 << c)) == 0 else 1)
             lo_f = min(lo_f, float(min(worst, worst * sc)))
             hi_f = max(hi_f, float(max(best, best * sc)))
@@ -692,8 +733,22 @@ def _in_row(T, row, p):
     return False
 
 
+@njit(cache=True, inline="always")
+def _cashes_all(T, Q, X, hands, leader, folded, n):
+    """Whether the leader can take every trick left by leading its sure plays (`_sure_singles`,
+    `_sure_multi`; a minimiser's partners letting its plays go), and so closes."""
+    s = X[X_SEAT]
+    against = _others(hands, n, folded, leader) if leader == s else hands[s]
+    hand = hands[leader]
+    rest = popcount(hand) - X[X_DEBT + leader]
+    sure = popcount(_sure_singles(T, hand, against))
+    if sure < rest:
+        sure += _sure_multi(T, Q, X, hands, leader, leader == s, against, folded, n, np.int64(0))[0]
+    return sure >= rest
+
+
 @njit(cache=True, _nrt=False)
-def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
+def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta, close):
     """Bounds on s's result when seat t, still to act in this trick, holds a play sure to take it.
 
     Such a play beats the standing play and every play the seats acting before t could make
@@ -703,7 +758,8 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
     this trick's tiles, which only widens them) bound the node from below if t is s, from above
     if t is one of s's opponents.  (-INF, INF) when t has no such play or has acted already.
     The arrays come by address (A_*); this ply's move row, not yet filled, is scratch for the plays
-    that could stand.
+    that could stand.  close: the close game's bounds instead (`_close_search`): 1 (t is s) or 0 (t is
+    another seat) when t can cash every tile it keeps after the trick, and so closes.
     """
     T, Q, X, hands, dong = _position_arrays(A)
     tmp = table(A[A_MV], A[A_PLIES], A[A_MOVES])[ply]
@@ -790,7 +846,14 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta):
         m = T[ROW_PLAY + p, C_MASK]
         hands[t] ^= m
         dong[t] += size
-        lo, hi = _static_bounds(T, Q, X, hands, dong, t, _others(hands, n, folded, t), popcount(hands[t]), True)
+        if close:  # the close game: t then cashes every tile, so it closes
+            lo = -INF
+            hi = INF
+            if _cashes_all(T, Q, X, hands, t, folded, n):
+                lo = 1.0 if t == X[X_SEAT] else 0.0
+                hi = lo
+        else:
+            lo, hi = _static_bounds(T, Q, X, hands, dong, t, _others(hands, n, folded, t), popcount(hands[t]), True)
         dong[t] -= size
         hands[t] ^= m
         if lo > lo_b:
@@ -1234,6 +1297,316 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
     return float(ky[ply, 8]) * CLOSE_EPS
 
 
+@njit(cache=True, inline="always")
+def _leader_moves(T, Q, hands, s, mv, ky, grow, ply, leader, others, forced, hint, playout):
+    """The leader's plays into mv[ply], sorted by ordering key (ky[ply]): one single per group of
+    equivalent tiles, the table's best lead `hint` first, then the killers, multi-tile plays and
+    sure plays; `forced` (a suit mask, or 0) as for held_leads; returns the count."""
+    hand = hands[leader]
+    maxing = leader == s
+    _groups(T, Q, hand, others, grow)
+    row = mv[ply]
+    nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced, row)
+    nm = 0
+    for j in range(nc):
+        p = row[j]
+        size = T[ROW_PLAY + p, C_SIZE]
+        if size == 1:
+            b = ctz(T[ROW_PLAY + p, C_MASK])
+            if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
+                continue  # a lower tile of the same group stands for it
+        if playout:  # the play-out's own order (strategies/search.py: pimc and oracle depend on it)
+            sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
+            key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+        else:
+            # multi-tile plays first; a minimiser's partners let its lead go, so what matters
+            # is whether s can beat it
+            sure = ((others if maxing else hands[s]) & T[ROW_PLAY + p, C_BU_LED]) == 0
+            key = -(size * 100000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
+        key = -1000000000 if p == hint else _killer_key(grow, p, key, playout)
+        mv[ply, nm] = p
+        ky[ply, nm] = key
+        nm += 1
+    _sort(mv, ky, ply, nm)
+    return nm
+
+
+@njit(cache=True, inline="always")
+def _follower_moves(T, Q, X, hands, dong, mv, ky, grow, ply, leader, seat, win_p, win_seat, win_lead, size,
+                    last, playout, owed):
+    """A follower's moves into mv[ply], sorted by ordering key (ky[ply]): its beats (one per group of
+    equivalent single tiles), then its discards of `size` tiles less the dominated ones (module
+    docstring); returns the count."""
+    n = Q[R_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    hand = hands[seat]
+    _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
+    maxing = seat == s
+    ours = (win_seat == s) == maxing
+    # Does an opponent of this seat still act after it in this trick?  Then beat high.
+    threat = False
+    nxt = _next_active(seat, n, folded)
+    while nxt != leader:
+        if (nxt == s) != maxing:
+            threat = True
+        nxt = _next_active(nxt, n, folded)
+    bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
+    if ours and threat and (not maxing) and (not playout) and (hands[s] & bu) != 0:
+        ours = False  # a partner's play that s, still to act, may beat: overtake it first
+    nm = 0
+    early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
+    if (not early) and (hand & bu) != 0:
+        row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
+        used = np.int64(0)
+        for i in range(1, T[row, 0] + 1):
+            p = T[row, i]
+            if not _holds(T, p, hand):
+                continue
+            m = T[ROW_PLAY + p, C_MASK]
+            if size == 1:
+                g = grow[ctz(m)]
+                if used & g:
+                    continue  # an equivalent tile already beats
+                used |= g
+            r = T[ROW_PLAY + p, C_RANK]
+            mv[ply, nm] = p
+            ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
+            nm += 1
+    # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
+    # the higher of two free singles of one class (dominated discards, module docstring).
+    nb = 0
+    rest = hand
+    free = np.int64(0)
+    dominance = (not playout) and X[X_NO_DOMINANCE] == 0
+    # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
+    mates = np.int64(0)
+    if dominance and not maxing:
+        mates = _others(hands, n, folded | (np.int64(1) << s), seat)
+    while rest:
+        b = ctz(rest)
+        grow[G_BITS + nb] = b
+        nb += 1
+        rest &= rest - 1
+        if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
+            free |= np.int64(1) << b
+    c = (np.int64(1) << size) - 1
+    if owed and not maxing:
+        mv[ply, nm] = -1  # the close game: a discard owed, `size` tiles to be given up later (`_close_search`)
+        ky[ply, nm] = 0 if ours else 1000000
+        nm += 1
+        c = np.int64(1) << nb
+    while c < (np.int64(1) << nb):
+        d = np.int64(0)
+        x = c
+        while x:
+            d |= np.int64(1) << grow[G_BITS + ctz(x)]
+            x &= x - 1
+        ok = True
+        key = 0 if ours else 1000000
+        x = d
+        while x:
+            b = ctz(x)
+            x &= x - 1
+            if grow[b] & ((np.int64(1) << b) - 1) & ~d:
+                ok = False
+                break
+            # (tiles of b's own group are interchangeable with it: the group rule picks among them)
+            if free >> b & 1:
+                low = free & T[ROW_TILE + b, K_BELOW] & ~d & ~grow[b]
+                while low:
+                    w = ctz(low)
+                    low &= low - 1
+                    if (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0:
+                        ok = False  # a lower free single of the class stays: discarding b is never better
+                        break
+                if not ok:
+                    break
+            key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
+        if ok:
+            mv[ply, nm] = -(d + 1)
+            ky[ply, nm] = _killer_key(grow, -(d + 1), key, playout)
+            nm += 1
+        t = c | (c - 1)  # Gosper: the next set of `size` bits
+        c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
+    _sort(mv, ky, ply, nm)
+    return nm
+
+
+@njit(cache=True, inline="always")
+def _close_key(T, Q, X, hands, dong, leader, own):
+    """The close game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and seat,
+    the tiles each seat owes, the 戙 only as far as early death reads them (capped at its minimum),
+    and bit 61 (apart from `_search`'s keys)."""
+    k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, own)
+    k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << 61
+    for i in range(Q[R_PLAYERS]):
+        k2 |= np.int64(X[X_DEBT + i]) << (6 + 4 * i)  # bits 6-21: at most 15 tiles owed a seat
+        if Q[R_EARLY_DEATH] != 0:
+            k2 |= np.int64(min(dong[i], Q[R_MIN_DONG])) << (22 + 5 * i)
+    k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH
+    return k0, k1, k2
+
+
+@njit(cache=True, inline="always")
+def _last_single_close(T, Q, X, hands, dong, leader):
+    """Whether seat s wins a last trick of single tiles.  A side whose discards are owed (the close
+    game's relaxation) may hold more tiles than it plays: every follower beats with its highest tile
+    that beats the standing one, if it may (the other seats: raising the bar s must pass is never
+    worse for them; s: a beat that stands wins), and the leader leads the tile best for its side."""
+    n = Q[R_PLAYERS]
+    folded = X[X_FOLDED]
+    s = X[X_SEAT]
+    lead_tiles = hands[leader]
+    while lead_tiles:
+        stand = ctz(lead_tiles)
+        lead_tiles &= lead_tiles - 1
+        win = leader
+        x = _next_active(leader, n, folded)
+        while x != leader:
+            if not (Q[R_EARLY_DEATH] != 0 and dong[x] + 1 < Q[R_MIN_DONG]):
+                h = hands[x] & T[ROW_PLAY + T[ROW_TILE + stand, K_SINGLE], C_BU_FOL]
+                best = -1
+                while h:
+                    t = ctz(h)
+                    h &= h - 1
+                    if best < 0 or T[ROW_TILE + t, K_RANK] > T[ROW_TILE + best, K_RANK]:
+                        best = t
+                if best >= 0:
+                    stand = best
+                    win = x
+            x = _next_active(x, n, folded)
+        if leader == s and win == s:
+            return np.int64(1)
+        if leader != s and win != s:
+            return np.int64(0)
+    return np.int64(0) if leader == s else np.int64(1)
+
+
+@njit(cache=True, _nrt=False)
+def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
+    """The close game: 1 if seat s surely wins the last trick (結) from this node, 0 if that is not shown.
+
+    A seat that closes ends with at least the early-death minimum (`_closer_gain`), so the lines
+    where s closes have a floor of their own (`_static_bounds`, s_closes), far above the value of
+    any line where another seat closes.  When that floor reaches beta the search needs to know
+    only whether s surely closes: a yes / no game, asked here.  The 戙 matter in it only as early
+    death reads them (capped at its minimum), the bonuses not at all, and a line stops as soon as
+    one side has made its point.
+
+    The other seats play it relaxed: a discard of theirs is owed, not chosen (X_DEBT: the seat
+    keeps its tiles and gives up `size` of them later, any it likes; its plays are limited only by
+    the tiles it has still to play).  Any line of the real game is a line of this one (the seat
+    gives up what it would have discarded), so the other seats can do all they could and more:
+    a 1 here means s closes in the real game too, and a 0 means nothing (then `_search` goes on).
+    Owing a discard is one move where choosing one is dozens, and a seat's holdings change only
+    by its face-up plays, so far fewer positions are reached: deal 49 of bench_solve_cli.py, the
+    banker closes, 84 M nodes relaxed against about 2 G in the real close game (benchmarks/README.md,
+    stop 38).
+
+    s's moves, groups and dominated discards are `_search`'s (`_follower_moves`, `_leader_moves`);
+    a seat sure to take the trick and then cash every tile it must still play decides (`_takes_trick`,
+    `_cashes_all`); entries go into `_search`'s table as exact answers under `_close_key`.  Not
+    with the residual-tile dice (no chance nodes).  Arguments as `_search`'s; the arrays come by
+    address (A_*).
+    """
+    T, Q, X, hands, dong = _position_arrays(A)
+    ttk = table(A[A_TTK], A[A_NTT], 3)
+    ttv = float_table(A[A_TTV], A[A_NTT], 2)
+    ttb = vector(A[A_TTB], A[A_NTT])
+    ttg = vector(A[A_TTG], A[A_NTT])
+    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
+    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
+    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
+    n = Q[R_PLAYERS]
+    s = X[X_SEAT]
+    folded = X[X_FOLDED]
+    X[X_NODES] += 1
+    Z = np.int64(0)
+    ONE = np.int64(1)
+    M1 = np.int64(-1)
+    if X[X_BUDGET] > 0 and X[X_NODES] > X[X_BUDGET]:
+        X[X_ABORT] = 1  # as in `_search`: every caller returns at once and stores nothing
+        return Z
+    if lead_p >= 0:
+        seat = _next_active(actor, n, folded)
+        size = T[ROW_PLAY + lead_p, C_SIZE]
+        last = popcount(hands[leader]) == X[X_DEBT + leader]
+        if seat == leader:
+            if last:
+                return ONE if win_seat == s else Z
+            dong[win_seat] += size
+            r = _close_search(A, ply + 1, win_seat, M1, M1, win_seat, Z, win_seat)
+            dong[win_seat] -= size
+            return r
+        if not last:
+            # a seat still to act, sure to take the trick and then to cash every tile, decides
+            bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
+            x = seat
+            while x != leader:
+                if hands[x] & bu:
+                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, 0.0, 1.0, True)
+                    if x == s and lo2 >= 1.0:
+                        return ONE
+                    if x != s and hi2 <= 0.0:
+                        return Z
+                x = _next_active(x, n, folded)
+        nm = _follower_moves(T, Q, X, hands, dong, mv, ky, gp[ply], ply, leader, seat, win_p, win_seat, win_lead,
+                             size, last, False, True)
+        maxing = seat == s
+        for j in range(nm):
+            code = mv[ply, j]
+            if code >= 0:
+                m = T[ROW_PLAY + code, C_MASK]
+                hands[seat] ^= m
+                r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
+                hands[seat] ^= m
+            else:
+                d = -code - 1
+                owe = size if d == 0 else 0  # the empty discard: `size` tiles owed
+                hands[seat] ^= d
+                X[X_DEBT + seat] += owe
+                r = _close_search(A, ply + 1, leader, lead_p, win_p, win_seat, win_lead, seat)
+                X[X_DEBT + seat] -= owe
+                hands[seat] ^= d
+            if X[X_ABORT] != 0:
+                return Z
+            if maxing == (r == 1):
+                return r  # s found its way, or another seat its way to stop it
+        return Z if maxing else ONE
+
+    hand = hands[leader]
+    tiles = popcount(hand) - X[X_DEBT + leader]  # what every seat has still to play
+    if tiles == 1:
+        return _last_single_close(T, Q, X, hands, dong, leader)
+    k0, k1, k2 = _close_key(T, Q, X, hands, dong, leader, gp[ply])
+    idx = _tt_index(k0, k2, ttk.shape[0])
+    at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
+    if at >= 0:
+        return np.int64(ttv[at, 0])
+    maxing = leader == s
+    r = ONE if maxing else Z
+    if not _cashes_all(T, Q, X, hands, leader, folded, n):
+        nm = _leader_moves(T, Q, hands, s, mv, ky, gp[ply], ply, leader, _others(hands, n, folded, leader), Z, M1,
+                           False)
+        r = ONE - r
+        for j in range(nm):
+            p = mv[ply, j]
+            if T[ROW_PLAY + p, C_SIZE] > tiles:
+                continue
+            m = T[ROW_PLAY + p, C_MASK]
+            hands[leader] ^= m
+            v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
+            hands[leader] ^= m
+            if X[X_ABORT] != 0:
+                return Z
+            if maxing == (v == 1):
+                r = v
+                break
+    _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, float(r), -INF, INF, M1)
+    return r
+
+
 # No explicit signature: compiled with its caller (mtd_kernel), whose cached code holds it, so a start loads
 # it once (an explicit signature compiled it, or loaded it from the cache, again at import: 35 ms).  Every
 # call passes typed values (np.int64 constants, not literals), so there is one compiled recursion.
@@ -1326,7 +1699,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             x = seat
             while x != leader:
                 if hands[x] & bu:  # x holds a tile of a play beating the standing one
-                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, alpha, beta)
+                    lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, alpha, beta, False)
                     if x == s:
                         if lo2 >= beta:
                             return lo2
@@ -1338,92 +1711,10 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 return lo2
             if hi2 <= alpha:
                 return hi2
-        hand = hands[seat]
         grow = gp[ply]
-        _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
+        nm = _follower_moves(T, Q, X, hands, dong, mv, ky, grow, ply, leader, seat, win_p, win_seat, win_lead,
+                             size, last, playout, False)
         maxing = seat == s
-        ours = (win_seat == s) == maxing
-        # Does an opponent of this seat still act after it in this trick?  Then beat high.
-        threat = False
-        nxt = _next_active(seat, n, folded)
-        while nxt != leader:
-            if (nxt == s) != maxing:
-                threat = True
-            nxt = _next_active(nxt, n, folded)
-        bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
-        if ours and threat and (not maxing) and (not playout) and (hands[s] & bu) != 0:
-            ours = False  # a partner's play that s, still to act, may beat: overtake it first
-        nm = 0
-        early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
-        if (not early) and (hand & bu) != 0:
-            row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
-            used = np.int64(0)
-            for i in range(1, T[row, 0] + 1):
-                p = T[row, i]
-                if not _holds(T, p, hand):
-                    continue
-                m = T[ROW_PLAY + p, C_MASK]
-                if size == 1:
-                    g = grow[ctz(m)]
-                    if used & g:
-                        continue  # an equivalent tile already beats
-                    used |= g
-                r = T[ROW_PLAY + p, C_RANK]
-                mv[ply, nm] = p
-                ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
-                nm += 1
-        # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
-        # the higher of two free singles of one class (dominated discards, module docstring).
-        nb = 0
-        rest = hand
-        free = np.int64(0)
-        dominance = (not playout) and X[X_NO_DOMINANCE] == 0
-        # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
-        mates = np.int64(0)
-        if dominance and not maxing:
-            mates = _others(hands, n, folded | (np.int64(1) << s), seat)
-        while rest:
-            b = ctz(rest)
-            grow[G_BITS + nb] = b
-            nb += 1
-            rest &= rest - 1
-            if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
-                free |= np.int64(1) << b
-        c = (np.int64(1) << size) - 1
-        while c < (np.int64(1) << nb):
-            d = np.int64(0)
-            x = c
-            while x:
-                d |= np.int64(1) << grow[G_BITS + ctz(x)]
-                x &= x - 1
-            ok = True
-            key = 0 if ours else 1000000
-            x = d
-            while x:
-                b = ctz(x)
-                x &= x - 1
-                if grow[b] & ((np.int64(1) << b) - 1) & ~d:
-                    ok = False
-                    break
-                # (tiles of b's own group are interchangeable with it: the group rule picks among them)
-                if free >> b & 1:
-                    low = free & T[ROW_TILE + b, K_BELOW] & ~d & ~grow[b]
-                    while low:
-                        w = ctz(low)
-                        low &= low - 1
-                        if (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0:
-                            ok = False  # a lower free single of the class stays: discarding b is never better
-                            break
-                    if not ok:
-                        break
-                key += T[ROW_TILE + b, K_STR] + (60 if hand & T[ROW_TILE + b, K_PARTNERS] else 0)
-            if ok:
-                mv[ply, nm] = -(d + 1)
-                ky[ply, nm] = _killer_key(grow, -(d + 1), key, playout)
-                nm += 1
-            t = c | (c - 1)  # Gosper: the next set of `size` bits
-            c = (t + 1) | (((~t & -~t) - 1) >> (ctz(c) + 1))
-        _sort(mv, ky, ply, nm)
         if playout:
             nm = 1
         best = -INF if maxing else INF
@@ -1499,6 +1790,16 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 lo1, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, g)
                 if lo1 >= beta:
                     return lo1
+        if Q[R_DICE_ON] == 0 and not playout and popcount(hand) <= X[X_CLOSE_TILES]:
+            # s surely closes, and every line where it closes reaches beta: the close game tells
+            lo_c, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, 0, True)
+            if lo_c >= beta:
+                r = _close_search(A, ply, leader, M1, M1, leader, Z, leader)
+                if X[X_ABORT] != 0:
+                    return 0.0
+                if r == 1:
+                    X[X_CLOSE_CUTS] += 1
+                    return lo_c
         # Quick tricks: every tile an unbeatable single, so the leader can take every trick.
         if (not playout) and not _any_tile(T, hand, K_ABOVE, others):
             cnt = popcount(hand)
@@ -1539,30 +1840,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 return v
 
     grow = gp[ply]
-    _groups(T, Q, hand, others, grow)
-    row = mv[ply]
-    nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced if lead_p == -2 else 0, row)
-    nm = 0
-    for j in range(nc):
-        p = row[j]
-        size = T[ROW_PLAY + p, C_SIZE]
-        if size == 1:
-            b = ctz(T[ROW_PLAY + p, C_MASK])
-            if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
-                continue  # a lower tile of the same group stands for it
-        if playout:  # the play-out's own order (strategies/search.py: pimc and oracle depend on it)
-            sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
-            key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
-        else:
-            # multi-tile plays first; a minimiser's partners let its lead go, so what matters
-            # is whether s can beat it
-            sure = ((others if maxing else hands[s]) & T[ROW_PLAY + p, C_BU_LED]) == 0
-            key = -(size * 100000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
-        key = -1000000000 if p == hint else _killer_key(grow, p, key, playout)
-        mv[ply, nm] = p
-        ky[ply, nm] = key
-        nm += 1
-    _sort(mv, ky, ply, nm)
+    nm = _leader_moves(T, Q, hands, s, mv, ky, grow, ply, leader, others, forced if lead_p == -2 else 0, hint,
+                       playout)
     if playout:
         nm = 1
     old_led = X[X_HAS_LED]
@@ -1637,26 +1916,14 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     return best
 
 
-@njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
-def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
-               leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
-    """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact).
-
-    bounds[0:2] holds on entry what is known already (-INF, INF: nothing); no test is made outside it.
-    X_FLOOR_FIRST = 1: the first test is "value > floor", then the walk goes on from max(guess,
-    what that test proved) (the floor test, module docstring).  X_FLOOR_FIRST = 2: the first test is
-    "value >= guess"; unless that settles the value, the floor test follows (an action of `tjsim
-    solve`, the guess the position's value: the best actions take that one test).
-    """
-    for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
-        gp[i, G_KILLER] = NO_KILLER
-        gp[i, G_KILLER + 1] = NO_KILLER
-    X[X_BUDGET] = X[X_LIMIT]
-    X[X_ABORT] = 0
+@njit(cache=True, inline="always")
+def _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp):
+    """The search's arrays by address (A_*): the vector lives, and the arrays must, while the search runs."""
     if (T.shape[0] != N_TROWS or T.shape[1] != TW or ttk.shape[1] != 3 or ttv.shape[1] != 2
-            or ky.shape != mv.shape or gp.shape[0] != mv.shape[0] or dong.shape[0] != hands.shape[0]):
-        raise ValueError("mtd_kernel: tables of the wrong shape")
-    A = np.empty(N_A, dtype=np.int64)  # the arrays by address: they live until this kernel returns
+            or ky.shape != mv.shape or gp.shape[0] != mv.shape[0] or dong.shape[0] != hands.shape[0]
+            or X.shape[0] != N_X):
+        raise ValueError("solver kernel: tables of the wrong shape")
+    A = np.empty(N_A, dtype=np.int64)
     A[A_T] = address(T)
     A[A_Q] = address(Q)
     A[A_X] = address(X)
@@ -1676,6 +1943,26 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     A[A_PLIES] = mv.shape[0]
     A[A_MOVES] = mv.shape[1]
     A[A_GW] = gp.shape[1]
+    return A
+
+
+@njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
+def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+               leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
+    """`solve_kernel` that also writes the bounds proved so far to bounds[0:2] (the value twice when exact).
+
+    bounds[0:2] holds on entry what is known already (-INF, INF: nothing); no test is made outside it.
+    X_FLOOR_FIRST = 1: the first test is "value > floor", then the walk goes on from max(guess,
+    what that test proved) (the floor test, module docstring).  X_FLOOR_FIRST = 2: the first test is
+    "value >= guess"; unless that settles the value, the floor test follows (an action of `tjsim
+    solve`, the guess the position's value: the best actions take that one test).
+    """
+    for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
+        gp[i, G_KILLER] = NO_KILLER
+        gp[i, G_KILLER + 1] = NO_KILLER
+    X[X_BUDGET] = X[X_LIMIT]
+    X[X_ABORT] = 0
+    A = _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp)
     lo = bounds[0]
     hi = bounds[1]
     g = guess
@@ -1725,3 +2012,17 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     bounds[1] = INF
     return mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                       leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds)
+
+
+
+@njit(cache=True)
+def close_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, leader):
+    """The close game at a trick boundary, `leader` to lead: 1 if seat X_SEAT surely closes, 0 if not shown."""
+    for i in range(gp.shape[0]):
+        gp[i, G_KILLER] = NO_KILLER
+        gp[i, G_KILLER + 1] = NO_KILLER
+    X[X_BUDGET] = X[X_LIMIT]
+    X[X_ABORT] = 0
+    A = _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp)
+    M1 = np.int64(-1)
+    return _close_search(A, np.int64(0), leader, M1, M1, leader, np.int64(0), leader)
