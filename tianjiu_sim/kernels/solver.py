@@ -733,10 +733,14 @@ def _in_row(T, row, p):
     return False
 
 
-@njit(cache=True, inline="always")
-def _cashes_all(T, Q, X, hands, leader, folded, n):
+@njit(cache=True, _nrt=False)  # not inlined: compiled once for `_takes_trick` and `_close_search`
+def _cashes_all(A, leader):
     """Whether the leader can take every trick left by leading its sure plays (`_sure_singles`,
-    `_sure_multi`; a minimiser's partners letting its plays go), and so closes."""
+    `_sure_multi`; a minimiser's partners letting its plays go), and so closes.  The arrays come by
+    address (A_*)."""
+    T, Q, X, hands, _ = _position_arrays(A)
+    n = Q[R_PLAYERS]
+    folded = X[X_FOLDED]
     s = X[X_SEAT]
     against = _others(hands, n, folded, leader) if leader == s else hands[s]
     hand = hands[leader]
@@ -849,7 +853,7 @@ def _takes_trick(A, seat, leader, win_p, win_lead, size, ply, t, alpha, beta, cl
         if close:  # the close game: t then cashes every tile, so it closes
             lo = -INF
             hi = INF
-            if _cashes_all(T, Q, X, hands, t, folded, n):
+            if _cashes_all(A, t):
                 lo = 1.0 if t == X[X_SEAT] else 0.0
                 hi = lo
         else:
@@ -1297,11 +1301,17 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
     return float(ky[ply, 8]) * CLOSE_EPS
 
 
-@njit(cache=True, inline="always")
-def _leader_moves(T, Q, hands, s, mv, ky, grow, ply, leader, others, forced, hint, playout):
+@njit(cache=True, _nrt=False)  # not inlined: `_search` and `_close_search` share one compiled copy
+def _leader_moves(A, ply, leader, others, forced, hint, playout):
     """The leader's plays into mv[ply], sorted by ordering key (ky[ply]): one single per group of
     equivalent tiles, the table's best lead `hint` first, then the killers, multi-tile plays and
-    sure plays; `forced` (a suit mask, or 0) as for held_leads; returns the count."""
+    sure plays; `forced` (a suit mask, or 0) as for held_leads; returns the count.  The arrays come
+    by address (A_*)."""
+    T, Q, X, hands, _ = _position_arrays(A)
+    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
+    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
+    grow = table(A[A_GP], A[A_PLIES], A[A_GW])[ply]
+    s = X[X_SEAT]
     hand = hands[leader]
     maxing = leader == s
     _groups(T, Q, hand, others, grow)
@@ -1331,12 +1341,16 @@ def _leader_moves(T, Q, hands, s, mv, ky, grow, ply, leader, others, forced, hin
     return nm
 
 
-@njit(cache=True, inline="always")
-def _follower_moves(T, Q, X, hands, dong, mv, ky, grow, ply, leader, seat, win_p, win_seat, win_lead, size,
-                    last, playout, owed):
+@njit(cache=True, _nrt=False)  # not inlined: `_search` and `_close_search` share one compiled copy
+def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, owed):
     """A follower's moves into mv[ply], sorted by ordering key (ky[ply]): its beats (one per group of
     equivalent single tiles), then its discards of `size` tiles less the dominated ones (module
-    docstring); returns the count."""
+    docstring), or (owed: the close game, a seat other than s) one owed discard; returns the count.
+    The arrays come by address (A_*)."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
+    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
+    grow = table(A[A_GP], A[A_PLIES], A[A_GW])[ply]
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
@@ -1433,12 +1447,13 @@ def _follower_moves(T, Q, X, hands, dong, mv, ky, grow, ply, leader, seat, win_p
     return nm
 
 
-@njit(cache=True, inline="always")
-def _close_key(T, Q, X, hands, dong, leader, own):
+@njit(cache=True, _nrt=False)  # not inlined: `_tt_key` is long, and `_search` holds a copy already
+def _close_key(A, leader, ply):
     """The close game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and seat,
     the tiles each seat owes, the 戙 only as far as early death reads them (capped at its minimum),
-    and bit 61 (apart from `_search`'s keys)."""
-    k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, own)
+    and bit 61 (apart from `_search`'s keys).  The arrays come by address (A_*); gp[ply] is scratch."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, table(A[A_GP], A[A_PLIES], A[A_GW])[ply])
     k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << 61
     for i in range(Q[R_PLAYERS]):
         k2 |= np.int64(X[X_DEBT + i]) << (6 + 4 * i)  # bits 6-21: at most 15 tiles owed a seat
@@ -1481,6 +1496,13 @@ def _last_single_close(T, Q, X, hands, dong, leader):
         if leader != s and win != s:
             return np.int64(0)
     return np.int64(0) if leader == s else np.int64(1)
+
+
+@njit(cache=True, _nrt=False)  # not inlined: one more copy of the bounds in `_search` costs compile time
+def _close_floor(A, leader, others):
+    """The floor of the lines where s closes, at a trick boundary (`_static_bounds` with s_closes)."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    return _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hands[leader]), True, 0, True)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -1551,8 +1573,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                     if x != s and hi2 <= 0.0:
                         return Z
                 x = _next_active(x, n, folded)
-        nm = _follower_moves(T, Q, X, hands, dong, mv, ky, gp[ply], ply, leader, seat, win_p, win_seat, win_lead,
-                             size, last, False, True)
+        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False, True)
         maxing = seat == s
         for j in range(nm):
             code = mv[ply, j]
@@ -1579,16 +1600,15 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     tiles = popcount(hand) - X[X_DEBT + leader]  # what every seat has still to play
     if tiles == 1:
         return _last_single_close(T, Q, X, hands, dong, leader)
-    k0, k1, k2 = _close_key(T, Q, X, hands, dong, leader, gp[ply])
+    k0, k1, k2 = _close_key(A, leader, ply)
     idx = _tt_index(k0, k2, ttk.shape[0])
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     if at >= 0:
         return np.int64(ttv[at, 0])
     maxing = leader == s
     r = ONE if maxing else Z
-    if not _cashes_all(T, Q, X, hands, leader, folded, n):
-        nm = _leader_moves(T, Q, hands, s, mv, ky, gp[ply], ply, leader, _others(hands, n, folded, leader), Z, M1,
-                           False)
+    if not _cashes_all(A, leader):
+        nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False)
         r = ONE - r
         for j in range(nm):
             p = mv[ply, j]
@@ -1712,8 +1732,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             if hi2 <= alpha:
                 return hi2
         grow = gp[ply]
-        nm = _follower_moves(T, Q, X, hands, dong, mv, ky, grow, ply, leader, seat, win_p, win_seat, win_lead,
-                             size, last, playout, False)
+        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, False)
         maxing = seat == s
         if playout:
             nm = 1
@@ -1792,7 +1811,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                     return lo1
         if Q[R_DICE_ON] == 0 and not playout and popcount(hand) <= X[X_CLOSE_TILES]:
             # s surely closes, and every line where it closes reaches beta: the close game tells
-            lo_c, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, 0, True)
+            lo_c = _close_floor(A, leader, others)
             if lo_c >= beta:
                 r = _close_search(A, ply, leader, M1, M1, leader, Z, leader)
                 if X[X_ABORT] != 0:
@@ -1840,8 +1859,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 return v
 
     grow = gp[ply]
-    nm = _leader_moves(T, Q, hands, s, mv, ky, grow, ply, leader, others, forced if lead_p == -2 else 0, hint,
-                       playout)
+    nm = _leader_moves(A, ply, leader, others, forced if lead_p == -2 else 0, hint, playout)
     if playout:
         nm = 1
     old_led = X[X_HAS_LED]
