@@ -142,9 +142,10 @@ def test_solve_max_nodes_shows_the_bounds_it_proved():
     assert csv[0] == "action,tiles,value,low,high"
 
 
-# Full deal 49 of seed 1 (bench_solver.py), the slowest of the 60 of bench_solve_cli.py: 2.8 G nodes,
-# 11 minutes, before every action is exact (benchmarks/README.md, stop 36); the position's value alone
-# 1.6 G nodes.  The values `tjsim solve` gives when left to finish.
+# Full deal 49 of seed 1 (bench_solver.py), the slowest of the 60 of bench_solve_cli.py: 2.0 G nodes,
+# minutes, before every action is exact (benchmarks/README.md, stop 38; 2.8 G nodes, 11 minutes before
+# the close game, stop 36); the position's value alone 246 M nodes, 108 s (1.6 G, 610 s before).  The
+# values `tjsim solve` gives when left to finish.
 HARD_DEAL = ("6-6 1-1 3-1 3-3 6-1 5-4 6-2 4-2 | 6-6 3-1 2-2 6-1 5-1 5-3 5-2 4-1 | "
              "4-4 5-5 6-5 6-4 5-1 4-3 3-2 2-1 | 1-1 4-4 5-5 3-3 2-2 6-5 6-4 6-3")
 HARD_VALUE = 12
