@@ -127,6 +127,15 @@ def brute(rules, pos: Position, seat: int) -> float:
                        pos.folded, pos.trick, pos.has_led, pos.pending, pos.paid or None)
 
 
+def _boundaries(rules, seed: int, count: int):
+    """`count` draws of random_position, the trick boundaries among them, each with a random active seat."""
+    rng = random.Random(seed)
+    for i in range(count):
+        pos = random_position(rules, rng)
+        if not pos.trick:
+            yield i, pos, rng.choice(pos.active())
+
+
 def _check_random(name: str, count: int, seed: int, sv: Solver | None = None) -> None:
     sv = sv or solver_for(name)
     rules = sv.rules
@@ -201,13 +210,8 @@ def test_close_game_is_sound_against_brute_force(name):
     that the brute force's who-closes minimax refutes, and it claims most closes there are."""
     sv = solver_for(name)
     rules = sv.rules
-    rng = random.Random(31)
     claimed = real = 0
-    for i in range(300):
-        pos = random_position(rules, rng)
-        if pos.trick:
-            continue
-        seat = rng.choice(pos.active())
+    for i, pos, seat in _boundaries(rules, 31, 300):
         got = sv.surely_closes(pos, seat)
         want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
                            close=True)
@@ -225,13 +229,8 @@ def test_close_floor_holds_where_the_seat_surely_closes(name):
 
     sv = solver_for(name)
     rules = sv.rules
-    rng = random.Random(37)
     reached = 0
-    for i in range(200):
-        pos = random_position(rules, rng)
-        if pos.trick:
-            continue
-        seat = rng.choice(pos.active())
+    for i, pos, seat in _boundaries(rules, 37, 200):
         if brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
                        close=True) < 1:
             continue
@@ -535,13 +534,8 @@ def test_static_bounds_hold_the_value(name):
 
     sv = solver_for(name)
     rules = sv.rules
-    rng = random.Random(23)
     tight = 0
-    for i in range(150):
-        pos = random_position(rules, rng)
-        if pos.trick:
-            continue
-        seat = rng.choice(pos.active())
+    for i, pos, seat in _boundaries(rules, 23, 150):
         X, hands, dong, _ = sv._arrays(pos, seat)
         others = 0
         for i in pos.active():

@@ -694,6 +694,16 @@ def _position_arrays(A):
             vector(A[A_HANDS], A[A_NSEATS]), vector(A[A_DONG], A[A_NSEATS]))
 
 
+@njit(cache=True, inline="always")
+def _search_arrays(A):
+    """`_position_arrays`, then the table (keys, bounds, best moves, tags) and the per-ply move,
+    ordering-key and group rows, from the address vector A (A_*)."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    return (T, Q, X, hands, dong, table(A[A_TTK], A[A_NTT], 3), float_table(A[A_TTV], A[A_NTT], 2),
+            vector(A[A_TTB], A[A_NTT]), vector(A[A_TTG], A[A_NTT]), table(A[A_MV], A[A_PLIES], A[A_MOVES]),
+            table(A[A_KY], A[A_PLIES], A[A_MOVES]), table(A[A_GP], A[A_PLIES], A[A_GW]))
+
+
 @njit(cache=True, _nrt=False)  # not inlined: _search compiles a third faster without a second copy of the bounds
 def _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta):
     """Bounds on the next boundary for every seat that may still take this trick (module docstring).
@@ -1308,10 +1318,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     equivalent tiles, the table's best lead `hint` first, then the killers, multi-tile plays and
     sure plays; `forced` (a suit mask, or 0) as for held_leads; returns the count.  The arrays come
     by address (A_*)."""
-    T, Q, X, hands, _ = _position_arrays(A)
-    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
-    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
-    grow = table(A[A_GP], A[A_PLIES], A[A_GW])[ply]
+    T, Q, X, hands, _, _, _, _, _, mv, ky, gp = _search_arrays(A)
+    grow = gp[ply]
     s = X[X_SEAT]
     hand = hands[leader]
     maxing = leader == s
@@ -1348,10 +1356,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     equivalent single tiles), then its discards of `size` tiles less the dominated ones (module
     docstring), or (owed: the close game, a seat other than s) one owed discard; returns the count.
     The arrays come by address (A_*)."""
-    T, Q, X, hands, dong = _position_arrays(A)
-    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
-    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
-    grow = table(A[A_GP], A[A_PLIES], A[A_GW])[ply]
+    T, Q, X, hands, dong, _, _, _, _, mv, ky, gp = _search_arrays(A)
+    grow = gp[ply]
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
@@ -1533,14 +1539,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     with the residual-tile dice (no chance nodes).  Arguments as `_search`'s; the arrays come by
     address (A_*).
     """
-    T, Q, X, hands, dong = _position_arrays(A)
-    ttk = table(A[A_TTK], A[A_NTT], 3)
-    ttv = float_table(A[A_TTV], A[A_NTT], 2)
-    ttb = vector(A[A_TTB], A[A_NTT])
-    ttg = vector(A[A_TTG], A[A_NTT])
-    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
-    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
-    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
+    T, Q, X, hands, dong, ttk, ttv, ttb, ttg, mv, ky, gp = _search_arrays(A)
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
@@ -1644,14 +1643,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     `caught` = the seat whose 杂8 pair beat a led 至尊, `first` = 1 if it is the leader's first lead.
     The arrays come by address in A (A_*, `mtd_kernel`).
     """
-    T, Q, X, hands, dong = _position_arrays(A)
-    ttk = table(A[A_TTK], A[A_NTT], 3)
-    ttv = float_table(A[A_TTV], A[A_NTT], 2)
-    ttb = vector(A[A_TTB], A[A_NTT])
-    ttg = vector(A[A_TTG], A[A_NTT])
-    mv = table(A[A_MV], A[A_PLIES], A[A_MOVES])
-    ky = table(A[A_KY], A[A_PLIES], A[A_MOVES])
-    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
+    T, Q, X, hands, dong, ttk, ttv, ttb, ttg, mv, ky, gp = _search_arrays(A)
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
     folded = X[X_FOLDED]
