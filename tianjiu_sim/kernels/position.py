@@ -227,7 +227,6 @@ class Solver:
         if close_game not in ("late", "always", "never"):
             raise ValueError(f"close_game: 'late', 'always' or 'never', not {close_game!r}")
         self.close_game = close_game
-        self._close_on = close_game == "always"  # asked in the search now starting
         # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
@@ -259,7 +258,7 @@ class Solver:
             self.gen = 1
 
     # -- the kernel's view of a position ------------------------------------------------
-    def _arrays(self, pos: Position, seat: int, probes: bool = True):
+    def _arrays(self, pos: Position, seat: int, probes: bool = True, close: bool = False):
         n = pos.players
         X = np.zeros(K.N_X, dtype=np.int64)
         X[K.X_SEAT] = seat
@@ -269,7 +268,7 @@ class Solver:
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
-        X[K.X_CLOSE_TILES] = K.CLOSE_TILES if self._close_on else 0
+        X[K.X_CLOSE] = 1 if close else 0
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -337,34 +336,30 @@ class Solver:
         limit = self.max_nodes
         if budget > 0 and (limit <= 0 or budget < limit):
             limit = budget
-        self._close_on = self.close_game == "always"
-        late = self.close_game == "late"
-        if (len(tt[0]) >= 1 << self.tt_bits and not late) or 0 < limit <= GROW_NODES:
-            return self._run(pos, seat, guess, limit, tt, known, probes)
-        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes)
+        always = self.close_game == "always"
+        if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= GROW_NODES:
+            return self._run(pos, seat, guess, limit, tt, known, probes, always)
+        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes, always)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
         if full is not tt:
             K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
-        self._close_on = self.close_game != "never"
-        try:
-            v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                        (got[2], got[3]), probes)
-        finally:
-            self._close_on = self.close_game == "always"
+        v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
+                                    (got[2], got[3]), probes, self.close_game != "never")
         return v, got[1] + more, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True) -> tuple[float, int, float, float]:
-        """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never).
+             probes: bool = True, close: bool = False) -> tuple[float, int, float, float]:
+        """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
+        close: the close game asked (kernels/solver.py, X_CLOSE).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
         tt = self.tt if tt is None else tt
-        X, hands, dong, node = self._arrays(pos, seat, probes)
+        X, hands, dong, node = self._arrays(pos, seat, probes, close)
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit

@@ -193,7 +193,7 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 (X_SEAT, X_BANKER, X_STREAK, X_HAS_LED, X_PEND_LEADER, X_PEND_WINNER, X_FOLDED, X_NODES,
  X_GEN, X_ACTIVE, X_ITER, X_HORIZON, X_CLOSE_TIE, X_NO_DOMINANCE, X_LIMIT,
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
- X_NO_STOPPERS, X_CLOSE_TILES, X_CLOSE_CUTS) = range(25)
+ X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
 N_X = X_DEBT + 8
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -214,8 +214,8 @@ EXACT = 99
 # X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
-# X_CLOSE_TILES: the close game (`_close_search`) is asked at boundaries with at most this many tiles a
-# hand (0: never; kernels/position.py turns it on in long searches); X_CLOSE_CUTS counts its cuts.
+# X_CLOSE != 0: the close game (`_close_search`) is asked at trick boundaries (kernels/position.py turns
+# it on in long searches); X_CLOSE_CUTS counts its cuts.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -259,8 +259,6 @@ PROBE_TILES = 7
 # 126.5 M; deals 45 + 52: 11.5 M nodes before, 55 k asked at 7, 1.03 M at most 6 (stop 27).
 STOPPER_TILES = 6
 PROBE_ROUNDS = 4
-# X_CLOSE_TILES when the close game is on: every boundary (kernels/position.py decides when it is on).
-CLOSE_TILES = 16
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -1802,7 +1800,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 lo1, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, g)
                 if lo1 >= beta:
                     return lo1
-        if Q[R_DICE_ON] == 0 and not playout and popcount(hand) <= X[X_CLOSE_TILES]:
+        if X[X_CLOSE] != 0 and Q[R_DICE_ON] == 0 and not playout:
             # s surely closes, and every line where it closes reaches beta: the close game tells
             lo_c = _close_floor(A, leader, others)
             if lo_c >= beta:
