@@ -119,8 +119,8 @@ with the other seats' discards owed instead of chosen: a relaxation in their fav
 real game), with one move where a discard has dozens, and holdings that change only by face-up
 plays.  Full deal 49 of bench_solve_cli.py, the banker's value (a close with 天九 last, every line of
 the others followed to the last trick): 1.6 G nodes → 246 M (`tjsim solve --value-only`: 610 s, stop
-36 → 108 s; benchmarks/README.md, stop 38).  Asked in every search it costs more than it saves on
-most deals (deals 0–48, the value: 3.9 M → 6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every
+36 → 108 s; benchmarks/README.md, stop 38), and 178 M once the close game keeps killer moves
+(stop 39).  Asked in every search it costs more than it saves on most deals (deals 0–48, the value: 3.9 M → 6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every
 boundary), so it waits for searches past GROW_NODES, which no other deal of the 60 reaches.
 
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
@@ -1529,7 +1529,10 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     Owing a discard is one move where choosing one is dozens, and a seat's holdings change only
     by its face-up plays, so far fewer positions are reached: deal 49 of bench_solve_cli.py, the
     banker closes, 84 M nodes relaxed against about 2 G in the real close game (benchmarks/README.md,
-    stop 38).
+    stop 38).  A move that settles a node is remembered as the ply's killer, as in `_search`: the
+    proof that s closes is mostly s finding its one way at each of its turns, and the way that
+    worked in the sibling position mostly works again (deal 49 from the first lead, 2^22 table:
+    130 M → 21 M nodes; stop 39).
 
     s's moves, groups and dominated discards are `_search`'s (`_follower_moves`, `_leader_moves`);
     a seat sure to take the trick and then cash every tile it must still play decides (`_takes_trick`,
@@ -1591,6 +1594,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             if X[X_ABORT] != 0:
                 return Z
             if maxing == (r == 1):
+                _remember_killer(gp[ply], code)
                 return r  # s found its way, or another seat its way to stop it
         return Z if maxing else ONE
 
@@ -1619,6 +1623,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             if X[X_ABORT] != 0:
                 return Z
             if maxing == (v == 1):
+                _remember_killer(gp[ply], p)
                 r = v
                 break
     _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, float(r), -INF, INF, M1)
