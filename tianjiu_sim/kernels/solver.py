@@ -120,8 +120,9 @@ real game), with one move where a discard has dozens, and holdings that change o
 plays.  Full deal 49 of bench_solve_cli.py, the banker's value (a close with 天九 last, every line of
 the others followed to the last trick): 1.6 G nodes → 246 M (`tjsim solve --value-only`: 610 s, stop
 36 → 108 s; benchmarks/README.md, stop 38), and 178 M once the close game keeps killer moves
-(stop 39).  Asked in every search it costs more than it saves on most deals (deals 0–48, the value: 3.9 M → 6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every
-boundary), so it waits for searches past GROW_NODES, which no other deal of the 60 reaches.
+(stop 39).  Asked in every search it costs more than it saves on most deals (deals 0–48, the
+value: 3.9 M → 6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every boundary; with the killers,
+deals 0–59: 34 M → 58 M), so it waits for searches past GROW_NODES, which few deals reach.
 
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
