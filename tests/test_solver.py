@@ -222,6 +222,31 @@ def test_close_game_is_sound_against_brute_force(name):
 
 
 @pytest.mark.parametrize("name", CLOSE_RULES)
+def test_hold_game_is_sound_against_brute_force(name):
+    """The hold game (`_close_search` turned round: s's discards owed) never claims that the others hold
+    seat s to k more 戙 without its closing where the brute force's minimax says s escapes, at a
+    boundary or inside a trick, with every discard of theirs or their first one alone; it finds most
+    of the holds there are."""
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(43)
+    claimed = {0: 0, 1: 0}
+    real = 0
+    for i in range(300):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        extra = rng.randrange(3)
+        want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                           pos.trick, pos.has_led, pos.pending, hold=pos.dong[seat] + extra)
+        real += want == 0
+        for width in (0, 1):
+            got = sv.surely_holds(pos, seat, extra, width)
+            assert not (got and want > 0), (name, i, pos, seat, extra, width)
+            claimed[width] += got
+    assert claimed[0] > 0.8 * real > 0 and claimed[1] > 0, (claimed, real)
+
+
+@pytest.mark.parametrize("name", CLOSE_RULES)
 def test_close_floor_holds_where_the_seat_surely_closes(name):
     """Where the brute force says seat s can make sure to close, the value is at least the floor of the
     lines where s closes (`_static_bounds` with s_closes: the early-death minimum of a closer's 戙)."""
@@ -250,6 +275,7 @@ def test_solver_with_the_close_game_equals_brute_force(name):
     sv = Solver(RULES[name](), tt_bits=16, close_game="always")
     _check_random(name, 120, 41, sv)
     assert sv.close_cuts > 0
+    assert sv.hold_cuts > 0 or RULES[name]().supreme_bonus > 0  # no root games with a bonus in play
 
 
 @pytest.mark.slow

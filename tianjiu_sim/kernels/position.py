@@ -241,6 +241,7 @@ class Solver:
         self.on_nodes = None
         self.nodes_searched = 0
         self.close_cuts = 0  # cuts made by the close game (a test's and a benchmark's counter)
+        self.hold_cuts = 0  # cuts made by the hold game (the same)
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -379,6 +380,7 @@ class Solver:
         self.live = None  # before the count grows: a reader adding both never counts a node twice
         self.nodes_searched += int(X[K.X_NODES])
         self.close_cuts += int(X[K.X_CLOSE_CUTS])
+        self.hold_cuts += int(X[K.X_HOLD_CUTS])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
 
@@ -404,17 +406,29 @@ class Solver:
         v, nodes, _, _ = self.value_bounds(pos, seat)
         return v, nodes
 
-    def surely_closes(self, pos: Position, seat: int) -> bool:
-        """Whether the close game (kernels/solver.py, _close_search) shows that `seat` closes from a
-        trick boundary whatever the others do (False: not shown; always False with the dice on)."""
+    def surely_closes(self, pos: Position, seat: int, width: int = 0) -> bool:
+        """Whether the close game (kernels/solver.py, _close_search) shows that `seat` closes whatever
+        the others do, keeping to its first `width` discards a turn (0: all) (False: not shown; always
+        False with the dice on)."""
+        return self._game(pos, seat, 0, 0, width)
+
+    def surely_holds(self, pos: Position, seat: int, extra: int, width: int = 0) -> bool:
+        """Whether the hold game (kernels/solver.py, _close_search) shows that the other seats hold
+        `seat` to at most `extra` more 戙 without its closing, keeping to their first `width` discards
+        a turn (0: all) (False: not shown; always False with the dice on)."""
+        return self._game(pos, seat, 1, pos.dong[seat] + extra, width)
+
+    def _game(self, pos: Position, seat: int, game: int, hold: int, width: int) -> bool:
         pos.check()
-        if pos.trick:
-            raise TjsimError("the close game starts at a trick boundary")
         if self.Q[R_DICE_ON] != 0:
             return False
         self._new_generation()
-        X, hands, dong, _ = self._arrays(pos, seat)
-        return bool(K.close_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch, pos.leader))
+        X, hands, dong, node = self._arrays(pos, seat)
+        leader, lead_p, win_p, win_seat, win_lead, _, _, actor = node
+        r = K.close_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch,
+                           leader, lead_p, win_p, win_seat, win_lead, actor, game, hold, width)
+        self.nodes_searched += int(X[K.X_NODES])
+        return bool(r)
 
     def value_bounds(self, pos: Position, seat: int) -> tuple[float, int, float, float]:
         """`value` with the bounds proved: (V_seat or NaN if the search gave up, nodes, low, high)."""

@@ -196,7 +196,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
-N_X = X_DEBT + 8
+(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS) = range(X_DEBT + 8, X_DEBT + 13)
+N_X = X_DEBT + 13
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -216,7 +217,10 @@ EXACT = 99
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
 # X_CLOSE != 0: the close game (`_close_search`) is asked at trick boundaries (kernels/position.py turns
-# it on in long searches); X_CLOSE_CUTS counts its cuts.
+# it on in long searches); X_CLOSE_CUTS counts its cuts.  X_GAME: 0 the close game, 1 the hold game (s held
+# to at most X_HOLD 戙 without closing); X_WIDTH: the discards the proving side may choose among at a
+# turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS counts the hold
+# game's cuts.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -260,6 +264,12 @@ PROBE_TILES = 7
 # 126.5 M; deals 45 + 52: 11.5 M nodes before, 55 k asked at 7, 1.03 M at most 6 (stop 27).
 STOPPER_TILES = 6
 PROBE_ROUNDS = 4
+# The proving side's discards in the games asked at a search's root (`_root_games`).  Narrower is
+# cheaper, but may miss the proof: deal 49's close needs 3; the hold game tries 1, then 3, and after
+# one failure with 3 at a root only 1 there (deal 78: three failures with 3 cost 5.6 M nodes; deal 188
+# found its proof with 3 in 3.1 M and saved 17 M; benchmarks/README.md, stop 39).
+CLOSE_WIDTH = 3
+HOLD_WIDTH = 3
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -506,7 +516,8 @@ def _closer_gain(Q, dong, c, leader, rest):
 
 
 @njit(cache=True, inline="always")
-def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0, s_closes=False):
+def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, s_gets=0, s_closes=False,
+                   s_holds=-1):
     """Bounds on seat s's result at a trick boundary, whoever wins the `rest` 戙 still to play for.
 
     The leader first cashes its sure plays: its sure singles, the tiles that no seat against it can
@@ -529,6 +540,8 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     With early death a closer ends with at least the early-death minimum (`_closer_gain`).
     s_closes: the bounds over the lines where s closes alone (the close game, `_close_search`, tells
     when s surely closes), with no sure play cashed first: s's line is the close game's.
+    s_holds >= 0: the bounds over the lines where s adds at most s_holds 戙 and another seat closes
+    (the hold game, `_close_search`).
     """
     n = Q[R_PLAYERS]
     s = X[X_SEAT]
@@ -565,7 +578,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     lo_f = INF
     hi_f = -INF
     tie = CLOSE_EPS if X[X_CLOSE_TIE] != 0 else 0.0
-    if gain_t < rest:
+    if gain_t < rest and s_holds < 0:
         # s closes: every other seat pays its debt, each within its own range (the sum is relaxed)
         lo_c = 0
         hi_c = 0
@@ -606,7 +619,10 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
                 continue
             worst = -_owed(Q, X, s, dong[s] + gain_s, c)
             least = max(gain_t, _closer_gain(Q, dong, c, leader, rest))
-            best = -_owed(Q, X, s, dong[s] + max(rest - least, gain_s), c)
+            most = max(rest - least, gain_s)
+            if s_holds >= 0:
+                most = min(most, s_holds)
+            best = -_owed(Q, X, s, dong[s] + most, c)
             sc = scale * (sweep if (holders & ~(1 << c)) == 0 else 1)
             lo_f = min(lo_f, float(min(worst, worst * sc)))
             hi_f = max(hi_f, float(max(best, best * sc)))
@@ -1353,7 +1369,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
 def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, owed):
     """A follower's moves into mv[ply], sorted by ordering key (ky[ply]): its beats (one per group of
     equivalent single tiles), then its discards of `size` tiles less the dominated ones (module
-    docstring), or (owed: the close game, a seat other than s) one owed discard; returns the count.
+    docstring), or one owed discard (`_close_search`): owed = 1 for a seat other than s (the close
+    game), 2 for s (the hold game), 0 never; returns the count.
     The arrays come by address (A_*)."""
     T, Q, X, hands, dong, _, _, _, _, mv, ky, gp = _search_arrays(A)
     grow = gp[ply]
@@ -1411,7 +1428,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
             free |= np.int64(1) << b
     c = (np.int64(1) << size) - 1
-    if owed and not maxing:
+    if (owed == 1 and not maxing) or (owed == 2 and maxing):
         mv[ply, nm] = -1  # the close game: a discard owed, `size` tiles to be given up later (`_close_search`)
         ky[ply, nm] = 0 if ours else 1000000
         nm += 1
@@ -1455,16 +1472,19 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
 
 @njit(cache=True, _nrt=False)  # not inlined: `_tt_key` is long, and `_search` holds a copy already
 def _close_key(A, leader, ply):
-    """The close game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and seat,
-    the tiles each seat owes, the 戙 only as far as early death reads them (capped at its minimum),
-    and bit 61 (apart from `_search`'s keys).  The arrays come by address (A_*); gp[ply] is scratch."""
+    """The close or hold game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and
+    seat, the tiles each seat owes, the 戙 only as far as early death reads them (capped at its
+    minimum), the hold game's 戙 s may still add, the width, and bit 61 (close) or 60 (hold), apart
+    from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
     T, Q, X, hands, dong = _position_arrays(A)
     k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, table(A[A_GP], A[A_PLIES], A[A_GW])[ply])
-    k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << 61
+    k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54
     for i in range(Q[R_PLAYERS]):
         k2 |= np.int64(X[X_DEBT + i]) << (6 + 4 * i)  # bits 6-21: at most 15 tiles owed a seat
         if Q[R_EARLY_DEATH] != 0:
             k2 |= np.int64(min(dong[i], Q[R_MIN_DONG])) << (22 + 5 * i)
+    if X[X_GAME] != 0:
+        k2 |= np.int64(X[X_HOLD] - dong[X[X_SEAT]]) << 42  # bits 42-47
     k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH
     return k0, k1, k2
 
@@ -1513,7 +1533,9 @@ def _close_floor(A, leader, others):
 
 @njit(cache=True, _nrt=False)
 def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
-    """The close game: 1 if seat s surely wins the last trick (結) from this node, 0 if that is not shown.
+    """The close game (X_GAME 0): 1 if seat s surely wins the last trick (結) from this node, 0 if that is
+    not shown; the hold game (X_GAME 1): 1 if the other seats surely hold s to at most X_HOLD 戙 without
+    letting it close, 0 if that is not shown.
 
     A seat that closes ends with at least the early-death minimum (`_closer_gain`), so the lines
     where s closes have a floor of their own (`_static_bounds`, s_closes), far above the value of
@@ -1535,6 +1557,17 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     worked in the sibling position mostly works again (deal 49 from the first lead, 2^22 table:
     130 M → 21 M nodes; stop 39).
 
+    The hold game is the same game turned round, for the proofs that s is held low (a bad lead's
+    exact value: the others keep s from every trick, or from all but one): s's discards are owed,
+    the other seats choose theirs, and a 1 means they hold s in the real game too.  It ends as soon
+    as s passes X_HOLD or closes, and answers 0 at once where s surely adds more than it may (its
+    sure singles on lead, the stoppers' floor): a 0 may always be answered, it proves nothing.
+    In both games the proving side may be kept to its first X_WIDTH discards at a turn (0: all), in
+    the order `_follower_moves` lists them: a narrower game for the side whose 1 is the answer, so a
+    1 still holds, while the other side's every reply is still searched.  A bad lead of full deal 85
+    of bench_solve_cli.py, the hold game from the lead: 8.7 M nodes with every discard, 12.5 k with
+    the first alone (stop 39).
+
     s's moves, groups and dominated discards are `_search`'s (`_follower_moves`, `_leader_moves`);
     a seat sure to take the trick and then cash every tile it must still play decides (`_takes_trick`,
     `_cashes_all`); entries go into `_search`'s table as exact answers under `_close_key`.  Not
@@ -1552,13 +1585,20 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     if X[X_BUDGET] > 0 and X[X_NODES] > X[X_BUDGET]:
         X[X_ABORT] = 1  # as in `_search`: every caller returns at once and stores nothing
         return Z
+    close = X[X_GAME] == 0
     if lead_p >= 0:
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
         last = popcount(hands[leader]) == X[X_DEBT + leader]
         if seat == leader:
-            if last:
-                return ONE if win_seat == s else Z
+            if close:
+                if last:
+                    return ONE if win_seat == s else Z
+            else:
+                if win_seat == s and (last or dong[s] + size > X[X_HOLD]):
+                    return Z  # s closes, or passes what it may add
+                if last:
+                    return ONE
             dong[win_seat] += size
             r = _close_search(A, ply + 1, win_seat, M1, M1, win_seat, Z, win_seat)
             dong[win_seat] -= size
@@ -1571,14 +1611,20 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                 if hands[x] & bu:
                     lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, 0.0, 1.0, True)
                     if x == s and lo2 >= 1.0:
-                        return ONE
+                        return ONE if close else Z
                     if x != s and hi2 <= 0.0:
-                        return Z
+                        return Z if close else ONE
                 x = _next_active(x, n, folded)
-        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False, True)
-        maxing = seat == s
+        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False,
+                             ONE if close else np.int64(2))
+        maxing = (seat == s) == close  # the proving side
+        nd = 0
         for j in range(nm):
             code = mv[ply, j]
+            if maxing and code < -1:
+                nd += 1
+                if X[X_WIDTH] > 0 and nd > X[X_WIDTH]:
+                    break  # the proving side may keep to a narrower game: its 1 still holds
             if code >= 0:
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
@@ -1596,19 +1642,28 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                 return Z
             if maxing == (r == 1):
                 _remember_killer(gp[ply], code)
-                return r  # s found its way, or another seat its way to stop it
+                return r  # the proving side found its way, or the other side its way out
         return Z if maxing else ONE
 
     hand = hands[leader]
     tiles = popcount(hand) - X[X_DEBT + leader]  # what every seat has still to play
     if tiles == 1:
-        return _last_single_close(T, Q, X, hands, dong, leader)
+        w = _last_single_close(T, Q, X, hands, dong, leader)
+        return w if close else ONE - w
     k0, k1, k2 = _close_key(A, leader, ply)
     idx = _tt_index(k0, k2, ttk.shape[0])
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     if at >= 0:
         return np.int64(ttv[at, 0])
-    maxing = leader == s
+    if not close:
+        # s surely adds more 戙 than it may: not shown (a 0 may always be answered)
+        allow = X[X_HOLD] - dong[s]
+        if leader == s:
+            if popcount(_sure_singles(T, hand, _others(hands, n, folded, s))) > allow:
+                return Z
+        elif tiles <= STOPPER_TILES and X[X_NO_STOPPERS] == 0 and _tricks_for_s(A, ply) > allow:
+            return Z
+    maxing = (leader == s) == close
     r = ONE if maxing else Z
     if not _cashes_all(A, leader):
         nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False)
@@ -1629,6 +1684,65 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                 break
     _tt_store(ttk, ttv, ttb, ttg, X, idx, k0, k1, k2, float(r), -INF, INF, M1)
     return r
+
+
+@njit(cache=True, _nrt=False)
+def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta):
+    """A search's root test (alpha, beta) settled by the close or the hold game, or NaN.
+
+    The close game when the floor of the lines where s closes reaches beta; the hold game when the
+    ceiling of the lines where s adds at most k 戙 and does not close is at most alpha, for the
+    largest such k.  Once one game has answered 1 at this root the other is not asked again
+    (X_KNOWN: bit 1 s closes, bit 2 it does not, bit 4 a wide hold game failed).  The node is given as in
+    `_search` (a boundary, or a trick in progress: its 戙 still counted as to come); the bounds count
+    no sure play (the hands are mid-trick), and no bonus may be in play (the caller's test).
+    """
+    T, Q, X, hands, dong = _position_arrays(A)
+    s = X[X_SEAT]
+    Z = np.int64(0)
+    rest = popcount(hands[leader]) + (T[ROW_PLAY + lead_p, C_SIZE] if lead_p >= 0 else 0)
+    others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
+    lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, True)[0]
+    if lo >= beta and (X[X_KNOWN] & 3) != 2:
+        X[X_GAME] = 0
+        X[X_WIDTH] = CLOSE_WIDTH
+        r = _close_search(A, Z, leader, lead_p, win_p, win_seat, win_lead, actor)
+        X[X_WIDTH] = 0
+        if X[X_ABORT] != 0:
+            return np.nan
+        if r == 1:
+            X[X_KNOWN] |= 1
+            X[X_CLOSE_CUTS] += 1
+            return lo
+    hi = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, Z)[1]
+    if hi > alpha or (X[X_KNOWN] & 3) == 1:
+        return np.nan
+    most = Z
+    while most + 1 < rest:
+        h1 = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, most + 1)[1]
+        if h1 > alpha:
+            break
+        hi = h1
+        most += 1
+    X[X_GAME] = 1
+    X[X_HOLD] = dong[s] + most
+    r = Z
+    width = np.int64(1)
+    while r == 0 and width <= HOLD_WIDTH and X[X_ABORT] == 0:
+        if width > 1 and X[X_KNOWN] & 4:
+            break  # a wide hold game failed at this root already: not asked again
+        X[X_WIDTH] = width
+        r = _close_search(A, Z, leader, lead_p, win_p, win_seat, win_lead, actor)
+        if r == 0 and width > 1:
+            X[X_KNOWN] |= 4
+        width *= 3
+    X[X_GAME] = 0
+    X[X_WIDTH] = 0
+    if X[X_ABORT] != 0 or r == 0:
+        return np.nan
+    X[X_KNOWN] |= 2
+    X[X_HOLD_CUTS] += 1
+    return hi
 
 
 # No explicit signature: compiled with its caller (mtd_kernel), whose cached code holds it, so a start loads
@@ -1729,7 +1843,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             if hi2 <= alpha:
                 return hi2
         grow = gp[ply]
-        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, False)
+        nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, Z)
         maxing = seat == s
         if playout:
             nm = 1
@@ -1993,9 +2107,15 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             b = g if g > lo else lo + 1.0
         if stage != 2 and b > hi:
             b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
-        v = _search(A, np.int64(0),
-                    leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
-                    b - 1.0, b)
+        v = np.nan
+        if (X[X_CLOSE] != 0 and stage != 2 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
+                and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
+                and X[X_PEND_LEADER] < 0):
+            v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
+        if np.isnan(v) and X[X_ABORT] == 0:
+            v = _search(A, np.int64(0),
+                        leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
+                        b - 1.0, b)
         X[X_ITER] += 1
         if X[X_ABORT] != 0:  # given up inside this test: what the earlier tests proved stands
             bounds[0] = lo
@@ -2031,13 +2151,17 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
 
 
 @njit(cache=True)
-def close_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp, leader):
-    """The close game at a trick boundary, `leader` to lead: 1 if seat X_SEAT surely closes, 0 if not shown."""
+def close_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
+                 leader, lead_p, win_p, win_seat, win_lead, actor, game, hold, width):
+    """The close game (game 0) or the hold game (game 1, s held to `hold` 戙) from a node given as in
+    `_search`, the proving side kept to `width` discards a turn (0: all): 1 if it wins, 0 if not shown."""
     for i in range(gp.shape[0]):
         gp[i, G_KILLER] = NO_KILLER
         gp[i, G_KILLER + 1] = NO_KILLER
     X[X_BUDGET] = X[X_LIMIT]
     X[X_ABORT] = 0
+    X[X_GAME] = game
+    X[X_HOLD] = hold
+    X[X_WIDTH] = width
     A = _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp)
-    M1 = np.int64(-1)
-    return _close_search(A, np.int64(0), leader, M1, M1, leader, np.int64(0), leader)
+    return _close_search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, actor)
