@@ -124,6 +124,17 @@ the others followed to the last trick): 1.6 G nodes → 246 M (`tjsim solve --va
 value: 3.9 M → 6.6 M nodes asked at ≤ 4 tiles a hand, 15.6 M at every boundary; with the killers,
 deals 0–59: 34 M → 58 M), so it waits for searches past GROW_NODES, which few deals reach.
 
+The hold game and the root's games (not from DDS; stop 39): the close game turned round answers the
+proofs that s is held low, the exact value of a bad lead: the other seats hold s to at most k more
+戙 without its closing, s's discards owed (`_close_search`, X_GAME 1).  Both games are asked at the
+root of each zero-window test of a search past GROW_NODES (`_root_games`), a boundary or a trick in
+progress (`tjsim solve`'s actions start inside the first trick), with the proving side kept to its
+first few discards a turn: a narrower game for the side that proves, so a 1 still holds, and far
+cheaper (deal 85 of bench_solve_cli.py, the banker's lead 4-4 worth -10: 8.7 M nodes with every
+discard, 12.5 k with the first).  Deal 85's leads 4-4 and 3-1: 42 M and 33 M nodes → 4.0 M each;
+deal 188's value 24.8 M → 7.2 M.  Asked at every boundary instead, the hold game failed far more
+often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cuts).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
