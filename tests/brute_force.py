@@ -22,12 +22,13 @@ def _next_active(seat, n, folded):
 
 
 def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=frozenset(),
-                trick=(), has_led=frozenset(), pending=None, paid=None, close=False, hold=None):
+                trick=(), has_led=frozenset(), pending=None, paid=None, close=False, hold=None, get=None):
     """V_seat by exhaustive minimax; `trick` = ((seat, 'lead'|'beat'|'discard', mask), ...).
 
     close=True: the value is 1 when `seat` closes and 0 otherwise (who closes, nothing else), so the
     result says whether `seat` can make sure to close.  hold=k: the value is 0 when `seat` ends with at
-    most k 戙 and another seat closes, 1 otherwise, so a 0 says the others can hold it there.
+    most k 戙 and another seat closes, 1 otherwise, so a 0 says the others can hold it there.  get=k:
+    the value is 1 when `seat` ends with at least k 戙, 0 otherwise.
     """
     n = rules.players
     active = [s for s in range(n) if s not in folded]
@@ -71,6 +72,8 @@ def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=fro
             give(st["bonus"], winner, rules.quartet_bonus)
         if last and close:
             v = 1.0 if winner == seat else 0.0
+        elif last and get is not None:
+            v = 1.0 if st["dong"][seat] >= get else 0.0
         elif last and hold is not None:
             v = 0.0 if (winner != seat and st["dong"][seat] <= hold) else 1.0
         elif last:
@@ -144,7 +147,7 @@ def brute_value(rules, hands, dong, leader, seat, banker=0, streak=1, folded=fro
         return lead_with(leader_, R.legal_leads(rules, hand))
 
     memo: dict = {}
-    base = (paid[seat] if paid and not close and hold is None else 0)
+    base = (paid[seat] if paid and not close and hold is None and get is None else 0)
     if not trick:
         return base + lead_node(leader)
     lead_leader = trick[0][0]

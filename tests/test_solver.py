@@ -221,27 +221,29 @@ def test_close_game_is_sound_against_brute_force(name):
     assert claimed > 0.8 * real > 0, (claimed, real)
 
 
+@pytest.mark.parametrize("game", ["hold", "get"])
 @pytest.mark.parametrize("name", CLOSE_RULES)
-def test_hold_game_is_sound_against_brute_force(name):
+def test_hold_and_get_games_are_sound_against_brute_force(name, game):
     """The hold game (`_close_search` turned round: s's discards owed) never claims that the others hold
-    seat s to k more 戙 without its closing where the brute force's minimax says s escapes, at a
-    boundary or inside a trick, with every discard of theirs or their first one alone; it finds most
-    of the holds there are."""
+    seat s to k more 戙 without its closing, nor the get game (the others' discards owed) that s gets
+    k more, where the brute force's minimax refutes it, at a boundary or inside a trick, with every
+    discard of the proving side or its first one alone; with every discard they find most of what is."""
     sv = solver_for(name)
     rules = sv.rules
-    rng = random.Random(43)
+    rng = random.Random(43 if game == "hold" else 47)
     claimed = {0: 0, 1: 0}
     real = 0
     for i in range(300):
         pos = random_position(rules, rng)
         seat = rng.choice(pos.active())
-        extra = rng.randrange(3)
+        extra = rng.randrange(3) + (game == "get")
+        target = pos.dong[seat] + extra
         want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
-                           pos.trick, pos.has_led, pos.pending, hold=pos.dong[seat] + extra)
-        real += want == 0
+                           pos.trick, pos.has_led, pos.pending, **{game: target})
+        real += want == (0 if game == "hold" else 1)
         for width in (0, 1):
-            got = sv.surely_holds(pos, seat, extra, width)
-            assert not (got and want > 0), (name, i, pos, seat, extra, width)
+            got = (sv.surely_holds if game == "hold" else sv.surely_gets)(pos, seat, extra, width)
+            assert not got or want == (0 if game == "hold" else 1), (name, i, pos, seat, extra, width)
             claimed[width] += got
     assert claimed[0] > 0.8 * real > 0 and claimed[1] > 0, (claimed, real)
 
@@ -275,7 +277,7 @@ def test_solver_with_the_close_game_equals_brute_force(name):
     sv = Solver(RULES[name](), tt_bits=16, close_game="always")
     _check_random(name, 120, 41, sv)
     assert sv.close_cuts > 0
-    assert sv.hold_cuts > 0 or RULES[name]().supreme_bonus > 0  # no root games with a bonus in play
+    assert sv.hold_cuts + sv.get_cuts > 0 or RULES[name]().supreme_bonus > 0  # no root games with a bonus
 
 
 @pytest.mark.slow

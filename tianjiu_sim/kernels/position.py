@@ -242,6 +242,7 @@ class Solver:
         self.nodes_searched = 0
         self.close_cuts = 0  # cuts made by the close game (a test's and a benchmark's counter)
         self.hold_cuts = 0  # cuts made by the hold game (the same)
+        self.get_cuts = 0  # cuts made by the get game (the same)
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -381,6 +382,7 @@ class Solver:
         self.nodes_searched += int(X[K.X_NODES])
         self.close_cuts += int(X[K.X_CLOSE_CUTS])
         self.hold_cuts += int(X[K.X_HOLD_CUTS])
+        self.get_cuts += int(X[K.X_GET_CUTS])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
 
@@ -417,6 +419,12 @@ class Solver:
         `seat` to at most `extra` more 戙 without its closing, keeping to their first `width` discards
         a turn (0: all) (False: not shown; always False with the dice on)."""
         return self._game(pos, seat, 1, pos.dong[seat] + extra, width)
+
+    def surely_gets(self, pos: Position, seat: int, extra: int, width: int = 0) -> bool:
+        """Whether the get game (kernels/solver.py, _close_search) shows that `seat` ends with at least
+        `extra` more 戙 whatever the others do, keeping to its first `width` discards a turn (0: all)
+        (False: not shown; always False with the dice on)."""
+        return self._game(pos, seat, 2, pos.dong[seat] + extra, width)
 
     def _game(self, pos: Position, seat: int, game: int, hold: int, width: int) -> bool:
         pos.check()

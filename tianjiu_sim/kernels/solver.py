@@ -207,8 +207,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
-(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS) = range(X_DEBT + 8, X_DEBT + 13)
-N_X = X_DEBT + 13
+(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS) = range(X_DEBT + 8, X_DEBT + 14)
+N_X = X_DEBT + 14
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -229,9 +229,9 @@ EXACT = 99
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
 # X_CLOSE != 0: the close game (`_close_search`) is asked at trick boundaries (kernels/position.py turns
 # it on in long searches); X_CLOSE_CUTS counts its cuts.  X_GAME: 0 the close game, 1 the hold game (s held
-# to at most X_HOLD 戙 without closing); X_WIDTH: the discards the proving side may choose among at a
-# turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS counts the hold
-# game's cuts.
+# to at most X_HOLD 戙 without closing), 2 the get game (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving side may choose among at a
+# turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
+# the hold and get games' cuts.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -547,7 +547,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
     may force a suit without a sure tile).  This is the quick tricks of DDS made into bounds on
     the settlement: a zero-window test outside [lo, hi] needs no search.  count_sure=False drops
     the sure plays (a leader whose hand will still lose a beating play: the in-trick bounds).
-    s_gets: 戙 s is known to add under another seat's lead (`_tricks_for_s`).
+    s_gets: 戙 s is known to add (`_tricks_for_s` under another seat's lead; the get game).
     With early death a closer ends with at least the early-death minimum (`_closer_gain`).
     s_closes: the bounds over the lines where s closes alone (the close game, `_close_search`, tells
     when s surely closes), with no sure play cashed first: s's line is the close game's.
@@ -564,7 +564,7 @@ def _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure=True, 
         sure += _sure_multi(T, Q, X, hands, leader, leader == s, against, folded, n, np.int64(0))[0]
     if (sure < rest and Q[R_DICE_ON] != 0) or not count_sure:
         sure = 0
-    gain_s = sure if leader == s else s_gets   # 戙 s surely adds
+    gain_s = max(sure, s_gets) if leader == s else s_gets   # 戙 s surely adds
     gain_t = 0 if leader == s else sure   # 戙 the other leader surely takes from s's reach
     if s_closes:
         gain_s = 0  # the close game's line need not cash the sure plays first
@@ -1546,7 +1546,8 @@ def _close_floor(A, leader, others):
 def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     """The close game (X_GAME 0): 1 if seat s surely wins the last trick (結) from this node, 0 if that is
     not shown; the hold game (X_GAME 1): 1 if the other seats surely hold s to at most X_HOLD 戙 without
-    letting it close, 0 if that is not shown.
+    letting it close, 0 if that is not shown; the get game (X_GAME 2): 1 if s surely ends with at least
+    X_HOLD 戙 (closing or not), 0 if that is not shown.
 
     A seat that closes ends with at least the early-death minimum (`_closer_gain`), so the lines
     where s closes have a floor of their own (`_static_bounds`, s_closes), far above the value of
@@ -1573,7 +1574,9 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     the other seats choose theirs, and a 1 means they hold s in the real game too.  It ends as soon
     as s passes X_HOLD or closes, and answers 0 at once where s surely adds more than it may (its
     sure singles on lead, the stoppers' floor): a 0 may always be answered, it proves nothing.
-    In both games the proving side may be kept to its first X_WIDTH discards at a turn (0: all), in
+    The get game is the close game with another goal (s's 戙 reach X_HOLD), for the proofs that s,
+    shut out of the lead, still takes its few tricks: the other seats owe their discards again.
+    In every game the proving side may be kept to its first X_WIDTH discards at a turn (0: all), in
     the order `_follower_moves` lists them: a narrower game for the side whose 1 is the answer, so a
     1 still holds, while the other side's every reply is still searched.  A bad lead of full deal 85
     of bench_solve_cli.py, the hold game from the lead: 8.7 M nodes with every discard, 12.5 k with
@@ -1597,14 +1600,23 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
         X[X_ABORT] = 1  # as in `_search`: every caller returns at once and stores nothing
         return Z
     close = X[X_GAME] == 0
+    get = X[X_GAME] == 2
+    sproves = X[X_GAME] != 1
     if lead_p >= 0:
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
         last = popcount(hands[leader]) == X[X_DEBT + leader]
+        if get and dong[s] + size + popcount(hands[leader]) - X[X_DEBT + leader] < X[X_HOLD]:
+            return Z  # too few 戙 left even for all of them
         if seat == leader:
             if close:
                 if last:
                     return ONE if win_seat == s else Z
+            elif get:
+                if win_seat == s and dong[s] + size >= X[X_HOLD]:
+                    return ONE
+                if last:
+                    return Z
             else:
                 if win_seat == s and (last or dong[s] + size > X[X_HOLD]):
                     return Z  # s closes, or passes what it may add
@@ -1622,13 +1634,13 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                 if hands[x] & bu:
                     lo2, hi2 = _takes_trick(A, seat, leader, win_p, win_lead, size, ply, x, 0.0, 1.0, True)
                     if x == s and lo2 >= 1.0:
-                        return ONE if close else Z
+                        return ONE if sproves else Z
                     if x != s and hi2 <= 0.0:
-                        return Z if close else ONE
+                        return Z if sproves else ONE
                 x = _next_active(x, n, folded)
         nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False,
-                             ONE if close else np.int64(2))
-        maxing = (seat == s) == close  # the proving side
+                             ONE if sproves else np.int64(2))
+        maxing = (seat == s) == sproves  # the proving side
         nd = 0
         for j in range(nm):
             code = mv[ply, j]
@@ -1660,13 +1672,17 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     tiles = popcount(hand) - X[X_DEBT + leader]  # what every seat has still to play
     if tiles == 1:
         w = _last_single_close(T, Q, X, hands, dong, leader)
+        if get:
+            return ONE if (w == 1 and dong[s] + 1 >= X[X_HOLD]) else Z
         return w if close else ONE - w
+    if get and dong[s] + tiles < X[X_HOLD]:
+        return Z
     k0, k1, k2 = _close_key(A, leader, ply)
     idx = _tt_index(k0, k2, ttk.shape[0])
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     if at >= 0:
         return np.int64(ttv[at, 0])
-    if not close:
+    if X[X_GAME] == 1:
         # s surely adds more 戙 than it may: not shown (a 0 may always be answered)
         allow = X[X_HOLD] - dong[s]
         if leader == s:
@@ -1674,7 +1690,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                 return Z
         elif tiles <= STOPPER_TILES and X[X_NO_STOPPERS] == 0 and _tricks_for_s(A, ply) > allow:
             return Z
-    maxing = (leader == s) == close
+    maxing = (leader == s) == sproves
     r = ONE if maxing else Z
     if not _cashes_all(A, leader):
         nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False)
@@ -1699,12 +1715,14 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
 
 @njit(cache=True, _nrt=False)
 def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta):
-    """A search's root test (alpha, beta) settled by the close or the hold game, or NaN.
+    """A search's root test (alpha, beta) settled by the close, hold or get game, or NaN.
 
     The close game when the floor of the lines where s closes reaches beta; the hold game when the
     ceiling of the lines where s adds at most k 戙 and does not close is at most alpha, for the
-    largest such k.  Once one game has answered 1 at this root the other is not asked again
-    (X_KNOWN: bit 1 s closes, bit 2 it does not, bit 4 a wide hold game failed).  The node is given as in
+    largest such k; else the get game when the floor of the lines where s adds at least k 戙 reaches
+    beta, for the smallest such k (`_narrow_game`).  Once the close or hold game has answered 1 at this
+    root the other is not asked again (X_KNOWN: bit 1 s closes, bit 2 it does not, bits 4 and 8 a wide
+    hold or get game failed).  The node is given as in
     `_search` (a boundary, or a trick in progress: its 戙 still counted as to come); the bounds count
     no sure play (the hands are mid-trick), and no bonus may be in play (the caller's test).
     """
@@ -1726,34 +1744,55 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
             X[X_CLOSE_CUTS] += 1
             return lo
     hi = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, Z)[1]
-    if hi > alpha or (X[X_KNOWN] & 3) == 1:
-        return np.nan
-    most = Z
-    while most + 1 < rest:
-        h1 = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, most + 1)[1]
-        if h1 > alpha:
+    if hi <= alpha and (X[X_KNOWN] & 3) != 1:
+        most = Z
+        while most + 1 < rest:
+            h1 = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, most + 1)[1]
+            if h1 > alpha:
+                break
+            hi = h1
+            most += 1
+        if _narrow_game(A, np.int64(1), dong[s] + most, np.int64(4),
+                        leader, lead_p, win_p, win_seat, win_lead, actor) == 1:
+            X[X_KNOWN] |= 2
+            X[X_HOLD_CUTS] += 1
+            return hi
+        if X[X_ABORT] != 0:
+            return np.nan
+    k = np.int64(1)
+    while k <= rest:
+        lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, k)[0]
+        if lo >= beta:
+            if _narrow_game(A, np.int64(2), dong[s] + k, np.int64(8),
+                            leader, lead_p, win_p, win_seat, win_lead, actor) == 1:
+                X[X_GET_CUTS] += 1
+                return lo
             break
-        hi = h1
-        most += 1
-    X[X_GAME] = 1
-    X[X_HOLD] = dong[s] + most
-    r = Z
+        k += 1
+    return np.nan
+
+
+@njit(cache=True, _nrt=False)
+def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lead, actor):
+    """The hold or get game (`game`, X_HOLD = target) from the root: the proving side kept to its first
+    discard a turn, then to its first HOLD_WIDTH unless that failed at this root before (X_KNOWN bit
+    `flag`); 1 or 0."""
+    X = vector(A[A_X], A[A_NX])
+    X[X_GAME] = game
+    X[X_HOLD] = target
+    r = np.int64(0)
     width = np.int64(1)
     while r == 0 and width <= HOLD_WIDTH and X[X_ABORT] == 0:
-        if width > 1 and X[X_KNOWN] & 4:
-            break  # a wide hold game failed at this root already: not asked again
+        if width > 1 and X[X_KNOWN] & flag:
+            break  # the wide game failed at this root already: not asked again
         X[X_WIDTH] = width
-        r = _close_search(A, Z, leader, lead_p, win_p, win_seat, win_lead, actor)
+        r = _close_search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, actor)
         if r == 0 and width > 1:
-            X[X_KNOWN] |= 4
+            X[X_KNOWN] |= flag
         width *= 3
     X[X_GAME] = 0
     X[X_WIDTH] = 0
-    if X[X_ABORT] != 0 or r == 0:
-        return np.nan
-    X[X_KNOWN] |= 2
-    X[X_HOLD_CUTS] += 1
-    return hi
+    return r if X[X_ABORT] == 0 else np.int64(0)
 
 
 # No explicit signature: compiled with its caller (mtd_kernel), whose cached code holds it, so a start loads
