@@ -133,7 +133,9 @@ first few discards a turn: a narrower game for the side that proves, so a 1 stil
 cheaper (deal 85 of bench_solve_cli.py, the banker's lead 4-4 worth -10: 8.7 M nodes with every
 discard, 12.5 k with the first).  Deal 85's leads 4-4 and 3-1: 42 M and 33 M nodes → 4.0 M each;
 deal 188's value 24.8 M → 7.2 M.  Asked at every boundary instead, the hold game failed far more
-often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cuts).
+often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cuts).  The get game,
+the close game with the goal "s ends with at least k more 戙", answers the other side of such a value
+(the banker, shut out of the lead, still takes its one trick): deal 85's lead 5-3, 72 M → 6.1 M.
 
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
