@@ -412,21 +412,22 @@ class Solver:
         """Whether the close game (kernels/solver.py, _close_search) shows that `seat` closes whatever
         the others do, keeping to its first `width` discards a turn (0: all) (False: not shown; always
         False with the dice on)."""
-        return self._game(pos, seat, 0, 0, width)
+        return self._game(pos, seat, K.GAME_CLOSE, 0, width)
 
     def surely_holds(self, pos: Position, seat: int, extra: int, width: int = 0) -> bool:
         """Whether the hold game (kernels/solver.py, _close_search) shows that the other seats hold
         `seat` to at most `extra` more 戙 without its closing, keeping to their first `width` discards
         a turn (0: all) (False: not shown; always False with the dice on)."""
-        return self._game(pos, seat, 1, pos.dong[seat] + extra, width)
+        return self._game(pos, seat, K.GAME_HOLD, pos.dong[seat] + extra, width)
 
     def surely_gets(self, pos: Position, seat: int, extra: int, width: int = 0) -> bool:
         """Whether the get game (kernels/solver.py, _close_search) shows that `seat` ends with at least
         `extra` more 戙 whatever the others do, keeping to its first `width` discards a turn (0: all)
         (False: not shown; always False with the dice on)."""
-        return self._game(pos, seat, 2, pos.dong[seat] + extra, width)
+        return self._game(pos, seat, K.GAME_GET, pos.dong[seat] + extra, width)
 
     def _game(self, pos: Position, seat: int, game: int, hold: int, width: int) -> bool:
+        """One of the yes / no games (kernels/solver.py, GAME_*) from `pos` for `seat`."""
         pos.check()
         if self.Q[R_DICE_ON] != 0:
             return False

@@ -211,6 +211,7 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
 (X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS) = range(X_DEBT + 8, X_DEBT + 14)
 N_X = X_DEBT + 14
+GAME_CLOSE, GAME_HOLD, GAME_GET = 0, 1, 2  # X_GAME: the yes / no game `_close_search` plays
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -230,9 +231,9 @@ EXACT = 99
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
 # X_CLOSE != 0: the close game (`_close_search`) is asked at trick boundaries (kernels/position.py turns
-# it on in long searches); X_CLOSE_CUTS counts its cuts.  X_GAME: 0 the close game, 1 the hold game (s held
-# to at most X_HOLD 戙 without closing), 2 the get game (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving side may choose among at a
-# turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
+# it on in long searches); X_CLOSE_CUTS counts its cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
+# X_HOLD 戙 without closing) or GAME_GET (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving
+# side may choose among at a turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
 # the hold and get games' cuts.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
@@ -1487,8 +1488,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
 def _close_key(A, leader, ply):
     """The close or hold game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and
     seat, the tiles each seat owes, the 戙 only as far as early death reads them (capped at its
-    minimum), the hold game's 戙 s may still add, the width, and bit 61 (close) or 60 (hold), apart
-    from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
+    minimum), the hold or get game's 戙 target less s's 戙, the width, and bit 61 − X_GAME (61 close,
+    60 hold, 59 get), apart from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
     T, Q, X, hands, dong = _position_arrays(A)
     k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, table(A[A_GP], A[A_PLIES], A[A_GW])[ply])
     k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54
@@ -1496,7 +1497,7 @@ def _close_key(A, leader, ply):
         k2 |= np.int64(X[X_DEBT + i]) << (6 + 4 * i)  # bits 6-21: at most 15 tiles owed a seat
         if Q[R_EARLY_DEATH] != 0:
             k2 |= np.int64(min(dong[i], Q[R_MIN_DONG])) << (22 + 5 * i)
-    if X[X_GAME] != 0:
+    if X[X_GAME] != GAME_CLOSE:
         k2 |= np.int64(X[X_HOLD] - dong[X[X_SEAT]]) << 42  # bits 42-47
     k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH
     return k0, k1, k2
@@ -1601,9 +1602,9 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     if X[X_BUDGET] > 0 and X[X_NODES] > X[X_BUDGET]:
         X[X_ABORT] = 1  # as in `_search`: every caller returns at once and stores nothing
         return Z
-    close = X[X_GAME] == 0
-    get = X[X_GAME] == 2
-    sproves = X[X_GAME] != 1
+    close = X[X_GAME] == GAME_CLOSE
+    get = X[X_GAME] == GAME_GET
+    sproves = X[X_GAME] != GAME_HOLD  # s is the side that proves
     if lead_p >= 0:
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
@@ -1684,7 +1685,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     if at >= 0:
         return np.int64(ttv[at, 0])
-    if X[X_GAME] == 1:
+    if X[X_GAME] == GAME_HOLD:
         # s surely adds more 戙 than it may: not shown (a 0 may always be answered)
         allow = X[X_HOLD] - dong[s]
         if leader == s:
@@ -1735,7 +1736,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
     others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
     lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, True)[0]
     if lo >= beta and (X[X_KNOWN] & 3) != 2:
-        X[X_GAME] = 0
+        X[X_GAME] = GAME_CLOSE
         X[X_WIDTH] = CLOSE_WIDTH
         r = _close_search(A, Z, leader, lead_p, win_p, win_seat, win_lead, actor)
         X[X_WIDTH] = 0
@@ -1754,7 +1755,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
                 break
             hi = h1
             most += 1
-        if _narrow_game(A, np.int64(1), dong[s] + most, np.int64(4),
+        if _narrow_game(A, np.int64(GAME_HOLD), dong[s] + most, np.int64(4),
                         leader, lead_p, win_p, win_seat, win_lead, actor) == 1:
             X[X_KNOWN] |= 2
             X[X_HOLD_CUTS] += 1
@@ -1765,7 +1766,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
     while k <= rest:
         lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, k)[0]
         if lo >= beta:
-            if _narrow_game(A, np.int64(2), dong[s] + k, np.int64(8),
+            if _narrow_game(A, np.int64(GAME_GET), dong[s] + k, np.int64(8),
                             leader, lead_p, win_p, win_seat, win_lead, actor) == 1:
                 X[X_GET_CUTS] += 1
                 return lo
@@ -1792,7 +1793,7 @@ def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lea
         if r == 0 and width > 1:
             X[X_KNOWN] |= flag
         width *= 3
-    X[X_GAME] = 0
+    X[X_GAME] = GAME_CLOSE
     X[X_WIDTH] = 0
     return r if X[X_ABORT] == 0 else np.int64(0)
 
@@ -2205,7 +2206,7 @@ def solve_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
 @njit(cache=True)
 def close_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                  leader, lead_p, win_p, win_seat, win_lead, actor, game, hold, width):
-    """The close game (game 0) or the hold game (game 1, s held to `hold` 戙) from a node given as in
+    """The close, hold or get game (`game`: GAME_*, with `hold` its X_HOLD) from a node given as in
     `_search`, the proving side kept to `width` discards a turn (0: all): 1 if it wins, 0 if not shown."""
     for i in range(gp.shape[0]):
         gp[i, G_KILLER] = NO_KILLER
