@@ -280,6 +280,20 @@ def test_solver_with_the_close_game_equals_brute_force(name):
     assert sv.hold_cuts + sv.get_cuts > 0 or RULES[name]().supreme_bonus > 0  # no root games with a bonus
 
 
+@pytest.mark.parametrize("budget", [20, 2000])
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_root_games_on_a_budget_equal_brute_force(name, budget, monkeypatch):
+    """The root's games asked early on a node budget (close_game "late" before GROW_NODES): a game out
+    of budget answers "not shown" and the search goes on; every value still equals the brute force."""
+    import tianjiu_sim.kernels.position as P
+
+    monkeypatch.setattr(P, "EARLY_GAME_NODES", budget)
+    sv = Solver(RULES[name](), tt_bits=16)
+    _check_random(name, 120, 43, sv)
+    if budget > 20 and RULES[name]().supreme_bonus <= 0:
+        assert sv.hold_cuts + sv.get_cuts > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CLOSE_RULES)
 def test_solver_with_the_close_game_equals_brute_force_many(name):

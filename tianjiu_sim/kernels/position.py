@@ -175,6 +175,15 @@ class Solution:
 # in 8.2 s (benchmarks/README.md, stop 24).
 TT_START_BITS = 18
 GROW_NODES = 4_000_000
+# Before GROW_NODES (close_game "late") the search's root asks its games too (kernels/solver.py,
+# `_root_games`, X_CLOSE 2), but not the close game at every boundary, and the games of one search share
+# EARLY_GAME_NODES nodes: a game out of them answers "not shown".  The games' proof that a bad lead is
+# held low, or that the banker still takes its trick, is often a few thousand nodes where the search's is
+# millions; unbudgeted, their failures cost more than that.  200 full deals, banker, every action, cap 30 M
+# nodes a search (benchmarks/README.md, stop 40): 673 M -> 629 M nodes, 20 -> 18 deals over 1 s of
+# solving (deal 164: 9.7 M -> 0.13 M nodes, deal 91: 7.2 M -> 0.24 M, deal 17: 1.4 M -> 1.7 M); with no
+# budget 1,509 M (deal 45: 0.5 M -> 154 M); with 5,000 nodes 651 M.
+EARLY_GAME_NODES = 20_000
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
 # keeps what each action proves for the next (later tricks transpose between first leads).  A
@@ -260,7 +269,7 @@ class Solver:
             self.gen = 1
 
     # -- the kernel's view of a position ------------------------------------------------
-    def _arrays(self, pos: Position, seat: int, probes: bool = True, close: bool = False):
+    def _arrays(self, pos: Position, seat: int, probes: bool = True, close: int = 0):
         n = pos.players
         X = np.zeros(K.N_X, dtype=np.int64)
         X[K.X_SEAT] = seat
@@ -270,7 +279,8 @@ class Solver:
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
-        X[K.X_CLOSE] = 1 if close else 0
+        X[K.X_CLOSE] = close
+        X[K.X_GAME_BUDGET] = EARLY_GAME_NODES
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -332,16 +342,17 @@ class Solver:
                  tt: tuple, probes: bool = True, budget: int = 0) -> tuple[float, int, float, float]:
         """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
         GROW_NODES it goes on from the bounds and the entries it proved so far, in the full table if `tt`
-        is smaller (`tt_grow`), with the close game asked (close_game "late")."""
+        is smaller (`tt_grow`), with the close game asked at every boundary (close_game "late"; before, the
+        root's games alone, on a budget: EARLY_GAME_NODES)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
         if budget > 0 and (limit <= 0 or budget < limit):
             limit = budget
-        always = self.close_game == "always"
+        first = {"always": 1, "late": 2, "never": 0}[self.close_game]  # X_CLOSE before GROW_NODES
         if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= GROW_NODES:
-            return self._run(pos, seat, guess, limit, tt, known, probes, always)
-        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes, always)
+            return self._run(pos, seat, guess, limit, tt, known, probes, first)
+        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes, first)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
@@ -349,12 +360,12 @@ class Solver:
             K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
         v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                    (got[2], got[3]), probes, self.close_game != "never")
+                                    (got[2], got[3]), probes, int(self.close_game != "never"))
         return v, got[1] + more, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True, close: bool = False) -> tuple[float, int, float, float]:
+             probes: bool = True, close: int = 0) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE).
 

@@ -127,7 +127,8 @@ deals 0–59: 34 M → 58 M), so it waits for searches past GROW_NODES, which fe
 The hold game and the root's games (not from DDS; stop 39): the close game turned round answers the
 proofs that s is held low, the exact value of a bad lead: the other seats hold s to at most k more
 戙 without its closing, s's discards owed (`_close_search`, X_GAME 1).  Both games are asked at the
-root of each zero-window test of a search past GROW_NODES (`_root_games`), a boundary or a trick in
+root of each zero-window test (`_root_games`; in a search's first GROW_NODES on a budget of nodes, stop
+40), a boundary or a trick in
 progress (`tjsim solve`'s actions start inside the first trick), with the proving side kept to its
 first few discards a turn: a narrower game for the side that proves, so a 1 still holds, and far
 cheaper (deal 85 of bench_solve_cli.py, the banker's lead 4-4 worth -10: 8.7 M nodes with every
@@ -209,8 +210,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
-(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS) = range(X_DEBT + 8, X_DEBT + 14)
-N_X = X_DEBT + 14
+(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET) = range(X_DEBT + 8, X_DEBT + 15)
+N_X = X_DEBT + 15
 GAME_CLOSE, GAME_HOLD, GAME_GET = 0, 1, 2  # X_GAME: the yes / no game `_close_search` plays
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
@@ -230,8 +231,9 @@ EXACT = 99
 # X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
-# X_CLOSE != 0: the close game (`_close_search`) is asked at trick boundaries (kernels/position.py turns
-# it on in long searches); X_CLOSE_CUTS counts its cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
+# X_CLOSE 1: the close game (`_close_search`) is asked at trick boundaries and the games at the root
+# (`_root_games`); 2: the root's games alone, their nodes out of X_GAME_BUDGET (`_game_call`; kernels/
+# position.py asks 2 in a search's first GROW_NODES, 1 past them); X_CLOSE_CUTS counts the close game's cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
 # X_HOLD 戙 without closing) or GAME_GET (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving
 # side may choose among at a turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
 # the hold and get games' cuts.
@@ -1717,6 +1719,29 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
 
 
 @njit(cache=True, _nrt=False)
+def _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor):
+    """`_close_search` from the root (the game X_GAME); with X_GAME_BUDGET > 0 (root games asked early,
+    X_CLOSE 2) its nodes come out of that budget, and a game that runs out of it answers 0."""
+    X = vector(A[A_X], A[A_NX])
+    outer = X[X_BUDGET]
+    early = X[X_CLOSE] == 2
+    if early:
+        if X[X_GAME_BUDGET] <= 0:
+            return np.int64(0)
+        lim = X[X_NODES] + X[X_GAME_BUDGET]
+        X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
+    start = X[X_NODES]
+    r = _close_search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, actor)
+    if early:
+        X[X_BUDGET] = outer
+        X[X_GAME_BUDGET] -= X[X_NODES] - start
+        if X[X_ABORT] != 0 and not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
+            X[X_ABORT] = 0  # only the game's own budget ran out: not shown
+            r = np.int64(0)
+    return r
+
+
+@njit(cache=True, _nrt=False)
 def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta):
     """A search's root test (alpha, beta) settled by the close, hold or get game, or NaN.
 
@@ -1738,7 +1763,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
     if lo >= beta and (X[X_KNOWN] & 3) != 2:
         X[X_GAME] = GAME_CLOSE
         X[X_WIDTH] = CLOSE_WIDTH
-        r = _close_search(A, Z, leader, lead_p, win_p, win_seat, win_lead, actor)
+        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor)
         X[X_WIDTH] = 0
         if X[X_ABORT] != 0:
             return np.nan
@@ -1789,7 +1814,7 @@ def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lea
         if width > 1 and X[X_KNOWN] & flag:
             break  # the wide game failed at this root already: not asked again
         X[X_WIDTH] = width
-        r = _close_search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, actor)
+        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor)
         if r == 0 and width > 1:
             X[X_KNOWN] |= flag
         width *= 3
@@ -1973,7 +1998,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 lo1, _ = _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hand), True, g)
                 if lo1 >= beta:
                     return lo1
-        if X[X_CLOSE] != 0 and Q[R_DICE_ON] == 0 and not playout:
+        if X[X_CLOSE] == 1 and Q[R_DICE_ON] == 0 and not playout:
             # s surely closes, and every line where it closes reaches beta: the close game tells
             lo_c = _close_floor(A, leader, others)
             if lo_c >= beta:
