@@ -248,6 +248,36 @@ def test_hold_and_get_games_are_sound_against_brute_force(name, game):
     assert claimed[0] > 0.8 * real > 0 and claimed[1] > 0, (claimed, real)
 
 
+@pytest.mark.parametrize("name", ["hk"])  # no bonus, no 至尊 close (folk): the games leave them out
+def test_value_games_are_sound_against_brute_force(name):
+    """The value games (`_close_search` with the goal "V_s at least t", the others' discards owed, or
+    "at most t", s's owed) never claim what the brute force's value refutes, at a boundary or inside a
+    trick, with every discard of the proving side or its first one alone; with every discard they
+    find most of what is true at t = the value."""
+    sv = solver_for(name)
+    rules = sv.rules
+    rng = random.Random(53)
+    claimed = {"least": 0, "most": 0}
+    for i in range(300):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                           pos.trick, pos.has_led, pos.pending, pos.paid or None)
+        for target in (int(want) - 2, int(want) - 1, int(want), int(want) + 1):
+            for width in (0, 1):
+                least = sv.surely_at_least(pos, seat, target, width)
+                most = sv.surely_at_most(pos, seat, target, width)
+                unowed = sv.surely_at_most(pos, seat, target, width, unowed=True)
+                assert not least or want >= target, (name, i, pos, seat, target, width, want)
+                assert not (most or unowed) or want <= target, (name, i, pos, seat, target, width, want)
+                if width == 0:  # with every discard and none owed the game is the real one
+                    assert unowed == (want <= target), (name, i, pos, seat, target, want)
+                if target == want and width == 0:
+                    claimed["least"] += least
+                    claimed["most"] += most
+    assert claimed["least"] > 0 and claimed["most"] > 0, claimed
+
+
 @pytest.mark.parametrize("name", CLOSE_RULES)
 def test_close_floor_holds_where_the_seat_surely_closes(name):
     """Where the brute force says seat s can make sure to close, the value is at least the floor of the

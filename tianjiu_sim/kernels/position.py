@@ -21,7 +21,8 @@ from ..game.reference import IllegalAction, replay, settle_reference
 from ..game.rules import RuleSet
 from ..game.tiles import FULL_MASK, TILE_KIND, bits_of, parse_hand, popcount
 from . import solver as K
-from .layout import R_DICE_ON, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA
+from .layout import (R_DICE_ON, R_QUARTET_BONUS, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
+                     R_SUPREME_CLOSE)
 from .tables import pack_params
 from .threads import run_interruptible
 
@@ -252,6 +253,8 @@ class Solver:
         self.close_cuts = 0  # cuts made by the close game (a test's and a benchmark's counter)
         self.hold_cuts = 0  # cuts made by the hold game (the same)
         self.get_cuts = 0  # cuts made by the get game (the same)
+        self.value_cuts = 0  # root tests settled by the value games (the same)
+        self.value_nodes = 0  # nodes of the value games past GROW_NODES (the same)
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -393,6 +396,8 @@ class Solver:
         self.nodes_searched += int(X[K.X_NODES])
         self.close_cuts += int(X[K.X_CLOSE_CUTS])
         self.hold_cuts += int(X[K.X_HOLD_CUTS])
+        self.value_cuts += int(X[K.X_VALUE_CUTS])
+        self.value_nodes += int(X[K.X_VALUE_NODES])
         self.get_cuts += int(X[K.X_GET_CUTS])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
@@ -437,13 +442,32 @@ class Solver:
         (False: not shown; always False with the dice on)."""
         return self._game(pos, seat, K.GAME_GET, pos.dong[seat] + extra, width)
 
-    def _game(self, pos: Position, seat: int, game: int, hold: int, width: int) -> bool:
+    def surely_at_least(self, pos: Position, seat: int, target: int, width: int = 0) -> bool:
+        """Whether the value game (kernels/solver.py, _close_search) shows that V_seat (as `value`) is
+        at least the whole number `target` whatever the others do, `seat` keeping to its first `width`
+        discards a turn (0: all) (False: not shown; always False with the dice on)."""
+        return self._value_game(pos, seat, K.GAME_AT_LEAST, target, width)
+
+    def surely_at_most(self, pos: Position, seat: int, target: int, width: int = 0, unowed: bool = False) -> bool:
+        """Whether the value game shows that the other seats hold V_seat (as `value`) to at most the whole
+        number `target`, keeping to their first `width` discards a turn (0: all) (False: not shown)."""
+        return self._value_game(pos, seat, K.GAME_AT_MOST, target, width, unowed)
+
+    def _value_game(self, pos: Position, seat: int, game: int, target: int, width: int, unowed: bool = False) -> bool:
+        """A value game; never shown with a bonus in play (the games leave bonuses out)."""
+        Q = self.Q
+        if Q[R_SUPREME_BONUS] > 0 or Q[R_QUARTET_BONUS] > 0 or Q[R_SUPREME_CLOSE] != 0 or pos.pending:
+            return False
+        return self._game(pos, seat, game, target - (pos.paid[seat] if pos.paid else 0), width, unowed)
+
+    def _game(self, pos: Position, seat: int, game: int, hold: int, width: int, unowed: bool = False) -> bool:
         """One of the yes / no games (kernels/solver.py, GAME_*) from `pos` for `seat`."""
         pos.check()
         if self.Q[R_DICE_ON] != 0:
             return False
         self._new_generation()
         X, hands, dong, node = self._arrays(pos, seat)
+        X[K.X_UNOWED] = int(unowed)
         leader, lead_p, win_p, win_seat, win_lead, _, _, actor = node
         r = K.close_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch,
                            leader, lead_p, win_p, win_seat, win_lead, actor, game, hold, width)

@@ -138,6 +138,13 @@ often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cu
 the close game with the goal "s ends with at least k more 戙", answers the other side of such a value
 (the banker, shut out of the lead, still takes its one trick): deal 85's lead 5-3, 72 M → 6.1 M.
 
+The value games (not from DDS; stop 40): the same game with the goal "V_s at least t" (the others'
+discards owed) or "at most t" (s's owed, or none owed: the real game with the proving side narrowed,
+X_UNOWED), the settlement read at the last trick from every seat's 戙.  A search past GROW_NODES first
+walks them down from the static ceiling (`_value_walk`): a game near the value is cheap, far below it
+dear, while MTD's tests walk up from below.  Full deal 96 of bench_solve_cli.py, the banker's value 18:
+148 M nodes → 4.8 M ("at least 18" 0.74 M nodes, "at most 18" 36 k).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
@@ -210,9 +217,11 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_BUDGET, X_ABORT, X_PROBE_TILES, X_PROBE_B0, X_STOP, X_FLOOR_FIRST, X_NO_TRICK_TABLE,
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
-(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET) = range(X_DEBT + 8, X_DEBT + 15)
-N_X = X_DEBT + 15
-GAME_CLOSE, GAME_HOLD, GAME_GET = 0, 1, 2  # X_GAME: the yes / no game `_close_search` plays
+(X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET, X_VALUE_CUTS,
+ X_VALUE_NODES, X_UNOWED) = range(X_DEBT + 8, X_DEBT + 18)
+N_X = X_DEBT + 18
+GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
+VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
 # X_STOP != 0: stop now.  Another thread sets it while the search runs (Ctrl-C in `tjsim solve`,
 # kernels/position.py) and keeps setting X_BUDGET to 1 until the search has unwound (a probe may
@@ -236,7 +245,9 @@ EXACT = 99
 # position.py asks 2 in a search's first GROW_NODES, 1 past them); X_CLOSE_CUTS counts the close game's cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
 # X_HOLD 戙 without closing) or GAME_GET (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving
 # side may choose among at a turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
-# the hold and get games' cuts.
+# the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games may still take (`_game_call`);
+# X_VALUE_CUTS, X_VALUE_NODES: the value games' bounds proved and nodes (`_value_walk`); X_UNOWED 1: the
+# value game with no discard owed.
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -286,6 +297,11 @@ PROBE_ROUNDS = 4
 # found its proof with 3 in 3.1 M and saved 17 M; benchmarks/README.md, stop 39).
 CLOSE_WIDTH = 3
 HOLD_WIDTH = 3
+# The value games' widths and their nodes in one walk (`_value_walk`).  Walking "at most t" (none owed)
+# down from the ceiling as well found deal 96's lead 6-6's ceiling 12 in 8 M nodes (its search: 264 M),
+# but cost more than it saved: 200 full deals, banker, every action, 596 M -> 659 M nodes (stop 40).
+VALUE_WIDTH = 3
+VALUE_NODES = 2_000_000
 
 
 def build_solver_tables(rules: RuleSet) -> np.ndarray:
@@ -1494,12 +1510,17 @@ def _close_key(A, leader, ply):
     60 hold, 59 get), apart from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
     T, Q, X, hands, dong = _position_arrays(A)
     k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, table(A[A_GP], A[A_PLIES], A[A_GW])[ply])
-    k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54
+    k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54 | np.int64(X[X_UNOWED]) << 56
+    value = X[X_GAME] >= GAME_AT_LEAST
     for i in range(Q[R_PLAYERS]):
         k2 |= np.int64(X[X_DEBT + i]) << (6 + 4 * i)  # bits 6-21: at most 15 tiles owed a seat
-        if Q[R_EARLY_DEATH] != 0:
+        if value:
+            k2 |= np.int64(dong[i]) << (22 + 5 * i)  # the value reads every seat's 戙
+        elif Q[R_EARLY_DEATH] != 0:
             k2 |= np.int64(min(dong[i], Q[R_MIN_DONG])) << (22 + 5 * i)
-    if X[X_GAME] != GAME_CLOSE:
+    if value:
+        k2 |= np.int64(X[X_HOLD] + VALUE_TARGET) << 42  # bits 42-47
+    elif X[X_GAME] != GAME_CLOSE:
         k2 |= np.int64(X[X_HOLD] - dong[X[X_SEAT]]) << 42  # bits 42-47
     k2 |= np.int64(popcount(hands[leader])) << K2_DEPTH
     return k0, k1, k2
@@ -1547,6 +1568,12 @@ def _close_floor(A, leader, others):
     return _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hands[leader]), True, 0, True)[0]
 
 
+@njit(cache=True, inline="always")
+def _value_made(X, v, sproves):
+    """Whether s's result v makes the value game's point: at least X_HOLD (s proves), or at most it."""
+    return v >= X[X_HOLD] if sproves else v <= X[X_HOLD]
+
+
 @njit(cache=True, _nrt=False)
 def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     """The close game (X_GAME 0): 1 if seat s surely wins the last trick (結) from this node, 0 if that is
@@ -1581,6 +1608,9 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     sure singles on lead, the stoppers' floor): a 0 may always be answered, it proves nothing.
     The get game is the close game with another goal (s's 戙 reach X_HOLD), for the proofs that s,
     shut out of the lead, still takes its few tricks: the other seats owe their discards again.
+    The value games (X_GAME 3, 4) end only at the last trick, where `_terminal` reads the settlement
+    (no bonus may be in play: the caller's test), and the static bounds settle a boundary; X_UNOWED 1:
+    no discard is owed, the real game with only the proving side narrowed.
     In every game the proving side may be kept to its first X_WIDTH discards at a turn (0: all), in
     the order `_follower_moves` lists them: a narrower game for the side whose 1 is the answer, so a
     1 still holds, while the other side's every reply is still searched.  A bad lead of full deal 85
@@ -1606,7 +1636,8 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
         return Z
     close = X[X_GAME] == GAME_CLOSE
     get = X[X_GAME] == GAME_GET
-    sproves = X[X_GAME] != GAME_HOLD  # s is the side that proves
+    value = X[X_GAME] >= GAME_AT_LEAST
+    sproves = X[X_GAME] != GAME_HOLD and X[X_GAME] != GAME_AT_MOST  # s is the side that proves
     if lead_p >= 0:
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
@@ -1617,6 +1648,12 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             if close:
                 if last:
                     return ONE if win_seat == s else Z
+            elif value:
+                if last:
+                    dong[win_seat] += size
+                    v = _terminal(Q, X, dong, win_seat, 1, -1)
+                    dong[win_seat] -= size
+                    return ONE if _value_made(X, v, sproves) else Z
             elif get:
                 if win_seat == s and dong[s] + size >= X[X_HOLD]:
                     return ONE
@@ -1631,7 +1668,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             r = _close_search(A, ply + 1, win_seat, M1, M1, win_seat, Z, win_seat)
             dong[win_seat] -= size
             return r
-        if not last:
+        if not last and not value:
             # a seat still to act, sure to take the trick and then to cash every tile, decides
             bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
             x = seat
@@ -1644,7 +1681,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                         return Z if sproves else ONE
                 x = _next_active(x, n, folded)
         nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False,
-                             ONE if sproves else np.int64(2))
+                             Z if X[X_UNOWED] != 0 else (ONE if sproves else np.int64(2)))
         maxing = (seat == s) == sproves  # the proving side
         nd = 0
         for j in range(nm):
@@ -1675,7 +1712,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
 
     hand = hands[leader]
     tiles = popcount(hand) - X[X_DEBT + leader]  # what every seat has still to play
-    if tiles == 1:
+    if tiles == 1 and not value:
         w = _last_single_close(T, Q, X, hands, dong, leader)
         if get:
             return ONE if (w == 1 and dong[s] + 1 >= X[X_HOLD]) else Z
@@ -1697,7 +1734,22 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             return Z
     maxing = (leader == s) == sproves
     r = ONE if maxing else Z
-    if not _cashes_all(A, leader):
+    cashes = _cashes_all(A, leader)
+    if value:
+        # the static bounds settle it, or the leader's side cashes every tile and so makes its point
+        lo, hi = _static_bounds(T, Q, X, hands, dong, leader, _others(hands, n, folded, leader), tiles)
+        if _value_made(X, lo if sproves else hi, sproves):
+            r = ONE
+            cashes = True
+        elif not _value_made(X, hi if sproves else lo, sproves):
+            r = Z
+            cashes = True
+        elif cashes:
+            dong[leader] += tiles
+            v = _terminal(Q, X, dong, leader, 1, -1)
+            dong[leader] -= tiles
+            cashes = _value_made(X, v, sproves) == maxing
+    if not cashes:
         nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False)
         r = ONE - r
         for j in range(nm):
@@ -1719,12 +1771,12 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
 
 
 @njit(cache=True, _nrt=False)
-def _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor):
-    """`_close_search` from the root (the game X_GAME); with X_GAME_BUDGET > 0 (root games asked early,
-    X_CLOSE 2) its nodes come out of that budget, and a game that runs out of it answers 0."""
+def _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor, budgeted=False):
+    """`_close_search` from the root (the game X_GAME); with root games asked early (X_CLOSE 2) or
+    `budgeted` its nodes come out of X_GAME_BUDGET, and a game that runs out of it answers 0."""
     X = vector(A[A_X], A[A_NX])
     outer = X[X_BUDGET]
-    early = X[X_CLOSE] == 2
+    early = X[X_CLOSE] == 2 or budgeted
     if early:
         if X[X_GAME_BUDGET] <= 0:
             return np.int64(0)
@@ -1798,6 +1850,63 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
             break
         k += 1
     return np.nan
+
+
+@njit(cache=True, _nrt=False)
+def _value_game_at(A, game, t, unowed, leader, lead_p, win_p, win_seat, win_lead, actor):
+    """The value game `game` with target t from the root (`unowed`: no discard owed, the real game with
+    the proving side narrowed), the proving side kept to its first discard a turn, then to its first
+    VALUE_WIDTH; its nodes out of X_GAME_BUDGET: 1 or 0."""
+    X = vector(A[A_X], A[A_NX])
+    X[X_GAME] = game
+    X[X_HOLD] = t
+    X[X_UNOWED] = unowed
+    r = np.int64(0)
+    width = np.int64(1)
+    while r == 0 and width <= VALUE_WIDTH and X[X_ABORT] == 0 and X[X_GAME_BUDGET] > 0:
+        X[X_WIDTH] = width
+        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor, True)
+        width *= 3
+    X[X_GAME] = GAME_CLOSE
+    X[X_WIDTH] = 0
+    X[X_UNOWED] = 0
+    if r == 1:
+        X[X_VALUE_CUTS] += 1
+    return r if X[X_ABORT] == 0 else np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
+    """Bounds on the root's value from the value games, within (lo, hi): "V_s at least t" (the others'
+    discards owed) for t from the static ceiling down until one holds, then "at most t" (s's discards
+    owed, else none owed): the value exact.  A value game near the value is cheap and far below it dear
+    (deal 96 of bench_solve_cli.py, value 18, the banker from the first lead: "at least 18" 0.74 M
+    nodes, "at least 3" 119 M, "at least 19" fails in 2 k), while the search's zero-window tests walk
+    up from below.  The games share VALUE_NODES nodes; whole-number targets that the key holds
+    (`_close_key`) only."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    if X[X_CLOSE_TIE] != 0:
+        return lo, hi
+    rest = popcount(hands[leader]) + (T[ROW_PLAY + lead_p, C_SIZE] if lead_p >= 0 else 0)
+    others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
+    hi_s = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False)[1]
+    saved = X[X_GAME_BUDGET]
+    X[X_GAME_BUDGET] = VALUE_NODES
+    Z = np.int64(0)
+    t = np.int64(np.floor(min(hi, hi_s, float(VALUE_TARGET - 1))))
+    while t > lo and t - 1 >= -VALUE_TARGET and X[X_GAME_BUDGET] > 0 and X[X_ABORT] == 0:
+        if _value_game_at(A, np.int64(GAME_AT_LEAST), t, Z, leader, lead_p, win_p, win_seat, win_lead, actor):
+            lo = float(t)
+            for unowed in range(2):
+                if _value_game_at(A, np.int64(GAME_AT_MOST), t, np.int64(unowed),
+                                  leader, lead_p, win_p, win_seat, win_lead, actor):
+                    hi = float(t)
+                    break
+            break
+        t -= 1
+    X[X_VALUE_NODES] += VALUE_NODES - X[X_GAME_BUDGET]
+    X[X_GAME_BUDGET] = saved
+    return lo, hi
 
 
 @njit(cache=True, _nrt=False)
@@ -2174,6 +2283,15 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     hi = bounds[1]
     g = guess
     stage = (2, 3)[X[X_FLOOR_FIRST] - 1] if X[X_FLOOR_FIRST] > 0 else 0
+    games = (X[X_CLOSE] != 0 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
+             and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
+             and X[X_PEND_LEADER] < 0)  # the root's games leave bonuses and the dice out
+    if games and X[X_CLOSE] == 1 and lo < hi:
+        lo, hi = _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi)
+        if X[X_ABORT] != 0:
+            bounds[0] = lo
+            bounds[1] = hi
+            return np.nan
     while lo < hi:
         if stage == 3:
             b = guess
@@ -2186,9 +2304,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         if stage != 2 and b > hi:
             b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
         v = np.nan
-        if (X[X_CLOSE] != 0 and stage != 2 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
-                and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
-                and X[X_PEND_LEADER] < 0):
+        if games and stage != 2:
             v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
         if np.isnan(v) and X[X_ABORT] == 0:
             v = _search(A, np.int64(0),
