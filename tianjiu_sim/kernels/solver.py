@@ -1561,6 +1561,13 @@ def _last_single_close(T, Q, X, hands, dong, leader):
     return np.int64(0) if leader == s else np.int64(1)
 
 
+@njit(cache=True, _nrt=False)  # not inlined: each inlined copy of the bounds costs compile time
+def _bounds_of(A, leader, others, rest, count_sure, s_gets, s_closes, s_holds):
+    """`_static_bounds` of the position the arrays hold (by address, A_*): one compiled copy for the games."""
+    T, Q, X, hands, dong = _position_arrays(A)
+    return _static_bounds(T, Q, X, hands, dong, leader, others, rest, count_sure, s_gets, s_closes, s_holds)
+
+
 @njit(cache=True, _nrt=False)  # not inlined: one more copy of the bounds in `_search` costs compile time
 def _close_floor(A, leader, others):
     """The floor of the lines where s closes, at a trick boundary (`_static_bounds` with s_closes)."""
@@ -1737,7 +1744,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
     cashes = _cashes_all(A, leader)
     if value:
         # the static bounds settle it, or the leader's side cashes every tile and so makes its point
-        lo, hi = _static_bounds(T, Q, X, hands, dong, leader, _others(hands, n, folded, leader), tiles)
+        lo, hi = _bounds_of(A, leader, _others(hands, n, folded, leader), tiles, True, Z, False, M1)
         if _value_made(X, lo if sproves else hi, sproves):
             r = ONE
             cashes = True
@@ -1811,7 +1818,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
     Z = np.int64(0)
     rest = popcount(hands[leader]) + (T[ROW_PLAY + lead_p, C_SIZE] if lead_p >= 0 else 0)
     others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
-    lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, True)[0]
+    lo = _bounds_of(A, leader, others, rest, False, Z, True, np.int64(-1))[0]
     if lo >= beta and (X[X_KNOWN] & 3) != 2:
         X[X_GAME] = GAME_CLOSE
         X[X_WIDTH] = CLOSE_WIDTH
@@ -1823,11 +1830,11 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
             X[X_KNOWN] |= 1
             X[X_CLOSE_CUTS] += 1
             return lo
-    hi = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, Z)[1]
+    hi = _bounds_of(A, leader, others, rest, False, Z, False, Z)[1]
     if hi <= alpha and (X[X_KNOWN] & 3) != 1:
         most = Z
         while most + 1 < rest:
-            h1 = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, 0, False, most + 1)[1]
+            h1 = _bounds_of(A, leader, others, rest, False, Z, False, most + 1)[1]
             if h1 > alpha:
                 break
             hi = h1
@@ -1841,7 +1848,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
             return np.nan
     k = np.int64(1)
     while k <= rest:
-        lo = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False, k)[0]
+        lo = _bounds_of(A, leader, others, rest, False, k, False, np.int64(-1))[0]
         if lo >= beta:
             if _narrow_game(A, np.int64(GAME_GET), dong[s] + k, np.int64(8),
                             leader, lead_p, win_p, win_seat, win_lead, actor) == 1:
@@ -1889,7 +1896,7 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
         return lo, hi
     rest = popcount(hands[leader]) + (T[ROW_PLAY + lead_p, C_SIZE] if lead_p >= 0 else 0)
     others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
-    hi_s = _static_bounds(T, Q, X, hands, dong, leader, others, rest, False)[1]
+    hi_s = _bounds_of(A, leader, others, rest, False, np.int64(0), False, np.int64(-1))[1]
     saved = X[X_GAME_BUDGET]
     X[X_GAME_BUDGET] = VALUE_NODES
     Z = np.int64(0)
