@@ -297,10 +297,9 @@ PROBE_ROUNDS = 4
 # found its proof with 3 in 3.1 M and saved 17 M; benchmarks/README.md, stop 39).
 CLOSE_WIDTH = 3
 HOLD_WIDTH = 3
-# The value games' widths and their nodes in one walk (`_value_walk`).  Walking "at most t" (none owed)
+# The value games' nodes in one walk (`_value_walk`; their widths are the hold game's, HOLD_WIDTH).  Walking "at most t" (none owed)
 # down from the ceiling as well found deal 96's lead 6-6's ceiling 12 in 8 M nodes (its search: 264 M),
 # but cost more than it saved: 200 full deals, banker, every action, 596 M -> 659 M nodes (stop 40).
-VALUE_WIDTH = 3
 VALUE_NODES = 2_000_000
 
 
@@ -1571,8 +1570,8 @@ def _bounds_of(A, leader, others, rest, count_sure, s_gets, s_closes, s_holds):
 @njit(cache=True, _nrt=False)  # not inlined: one more copy of the bounds in `_search` costs compile time
 def _close_floor(A, leader, others):
     """The floor of the lines where s closes, at a trick boundary (`_static_bounds` with s_closes)."""
-    T, Q, X, hands, dong = _position_arrays(A)
-    return _static_bounds(T, Q, X, hands, dong, leader, others, popcount(hands[leader]), True, 0, True)[0]
+    hands = vector(A[A_HANDS], A[A_NSEATS])
+    return _bounds_of(A, leader, others, popcount(hands[leader]), True, np.int64(0), True, np.int64(-1))[0]
 
 
 @njit(cache=True, inline="always")
@@ -1860,29 +1859,6 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
 
 
 @njit(cache=True, _nrt=False)
-def _value_game_at(A, game, t, unowed, leader, lead_p, win_p, win_seat, win_lead, actor):
-    """The value game `game` with target t from the root (`unowed`: no discard owed, the real game with
-    the proving side narrowed), the proving side kept to its first discard a turn, then to its first
-    VALUE_WIDTH; its nodes out of X_GAME_BUDGET: 1 or 0."""
-    X = vector(A[A_X], A[A_NX])
-    X[X_GAME] = game
-    X[X_HOLD] = t
-    X[X_UNOWED] = unowed
-    r = np.int64(0)
-    width = np.int64(1)
-    while r == 0 and width <= VALUE_WIDTH and X[X_ABORT] == 0 and X[X_GAME_BUDGET] > 0:
-        X[X_WIDTH] = width
-        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor, True)
-        width *= 3
-    X[X_GAME] = GAME_CLOSE
-    X[X_WIDTH] = 0
-    X[X_UNOWED] = 0
-    if r == 1:
-        X[X_VALUE_CUTS] += 1
-    return r if X[X_ABORT] == 0 else np.int64(0)
-
-
-@njit(cache=True, _nrt=False)
 def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
     """Bounds on the root's value from the value games, within (lo, hi): "V_s at least t" (the others'
     discards owed) for t from the static ceiling down until one holds, then "at most t" (s's discards
@@ -1902,12 +1878,15 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
     Z = np.int64(0)
     t = np.int64(np.floor(min(hi, hi_s, float(VALUE_TARGET - 1))))
     while t > lo and t - 1 >= -VALUE_TARGET and X[X_GAME_BUDGET] > 0 and X[X_ABORT] == 0:
-        if _value_game_at(A, np.int64(GAME_AT_LEAST), t, Z, leader, lead_p, win_p, win_seat, win_lead, actor):
+        if _narrow_game(A, np.int64(GAME_AT_LEAST), t, Z, leader, lead_p, win_p, win_seat, win_lead, actor,
+                        True, Z):
             lo = float(t)
+            X[X_VALUE_CUTS] += 1
             for unowed in range(2):
-                if _value_game_at(A, np.int64(GAME_AT_MOST), t, np.int64(unowed),
-                                  leader, lead_p, win_p, win_seat, win_lead, actor):
+                if _narrow_game(A, np.int64(GAME_AT_MOST), t, Z, leader, lead_p, win_p, win_seat, win_lead,
+                                actor, True, np.int64(unowed)):
                     hi = float(t)
+                    X[X_VALUE_CUTS] += 1
                     break
             break
         t -= 1
@@ -1917,25 +1896,29 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
 
 
 @njit(cache=True, _nrt=False)
-def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lead, actor):
-    """The hold or get game (`game`, X_HOLD = target) from the root: the proving side kept to its first
-    discard a turn, then to its first HOLD_WIDTH unless that failed at this root before (X_KNOWN bit
-    `flag`); 1 or 0."""
+def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lead, actor,
+                 budgeted=False, unowed=0):
+    """The hold, get or value game (`game`, X_HOLD = target; `unowed`: X_UNOWED) from the root: the
+    proving side kept to its first discard a turn, then to its first HOLD_WIDTH unless that failed at
+    this root before (X_KNOWN bit `flag`); `budgeted`: its nodes out of X_GAME_BUDGET (`_game_call`);
+    1 or 0."""
     X = vector(A[A_X], A[A_NX])
     X[X_GAME] = game
     X[X_HOLD] = target
+    X[X_UNOWED] = unowed
     r = np.int64(0)
     width = np.int64(1)
-    while r == 0 and width <= HOLD_WIDTH and X[X_ABORT] == 0:
+    while r == 0 and width <= HOLD_WIDTH and X[X_ABORT] == 0 and not (budgeted and X[X_GAME_BUDGET] <= 0):
         if width > 1 and X[X_KNOWN] & flag:
             break  # the wide game failed at this root already: not asked again
         X[X_WIDTH] = width
-        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor)
+        r = _game_call(A, leader, lead_p, win_p, win_seat, win_lead, actor, budgeted)
         if r == 0 and width > 1:
             X[X_KNOWN] |= flag
         width *= 3
     X[X_GAME] = GAME_CLOSE
     X[X_WIDTH] = 0
+    X[X_UNOWED] = 0
     return r if X[X_ABORT] == 0 else np.int64(0)
 
 
