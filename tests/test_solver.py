@@ -190,6 +190,51 @@ def test_stoppers_change_no_value(name, tiles, count):
     assert _nodes_saved(name, tiles, count, tiles * 7919 + count, stoppers=False) > 0  # the floor does cut
 
 
+@pytest.mark.parametrize("name", ["hk", "folk", "folk3"])
+def test_twins_are_the_equal_military_tiles(name):
+    """The symmetry check of `twin_pairs` finds exactly the two nines, eights, sevens and fives."""
+    from tianjiu_sim.game.tiles import format_hand
+    from tianjiu_sim.kernels.solver import twin_pairs
+    got = {tuple(sorted(format_hand(1 << b) for b in pair)) for pair in twin_pairs(RULES[name]())}
+    assert got == {("5-4", "6-3"), ("5-3", "6-2"), ("4-3", "5-2"), ("3-2", "4-1")}
+
+
+@pytest.mark.parametrize("name", ["hk", "hk-bonus", "folk", "folk3"])
+def test_twins_actions_equal_brute_force(name):
+    """Positions where the seat to act holds both twins of a value (its moves with the higher twin are
+    searched as their images, and `solve` copies the image's value): every action's value and the
+    position's equal the brute force."""
+    from tianjiu_sim.kernels.solver import twin_pairs
+    sv = solver_for(name)
+    rules = sv.rules
+    pairs = twin_pairs(rules)
+    rng = random.Random(23)
+    checked = copied = 0
+    while checked < 40:
+        pos = random_position(rules, rng)
+        to_act = pos.to_act()
+        hand = pos.hands[to_act]
+        if not any(hand >> lo & 1 and hand >> hi & 1 for lo, hi in pairs):
+            continue
+        checked += 1
+        seat = rng.choice(pos.active())
+        sol = sv.solve(pos, seat)
+        copied += len(sv._twin_actions(pos, sv.legal_actions(pos)))
+        for a in sol.actions:
+            hands = list(pos.hands)
+            hands[to_act] &= ~a.mask
+            child = dataclasses.replace(pos, hands=tuple(hands), trick=pos.trick + ((to_act, a.action, a.mask),))
+            assert abs(a.value - brute(rules, child, seat)) < 1e-9, (pos, a)
+        assert abs(sol.value - brute(rules, pos, seat)) < 1e-9
+    assert copied > 0  # some actions were valued as their images
+
+
+@pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("folk", 5, 40), ("folk3", 6, 20), ("hk", 6, 15)])
+def test_twins_change_no_value(name, tiles, count):
+    """Searching only the lower twin (solver, `twin_pairs`) cuts nodes, never a value: beyond the brute force."""
+    assert _nodes_saved(name, tiles, count, tiles * 7907 + count, twins=False) > 0
+
+
 def test_stoppers_settle_a_shut_out_proof():
     """Full deal 45 of bench_solve_cli.py: every lead of the banker is worth -4 (2 戙, another seat
     closes), and the proofs that the banker still takes its 2 戙 are short with the stoppers' floor

@@ -215,7 +215,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True, close_game: str = "late"):
+                 stoppers: bool = True, close_game: str = "late", twins: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -231,6 +231,8 @@ class Solver:
         self.probes = probes  # False: no budgeted probes (kernels/solver.py), for a test that they change no value
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
+        self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
+        self.twin_pairs = K.twin_pairs(rules)
         # the close game (kernels/solver.py, _close_search): "late" asks it only in searches past GROW_NODES
         # (it costs more than it saves in the short ones), "always" in every search, "never" (a test that it
         # changes no value)
@@ -282,6 +284,7 @@ class Solver:
         X[K.X_PROBE_TILES] = K.PROBE_TILES
         X[K.X_NO_TRICK_TABLE] = 0 if self.trick_table else 1
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
+        X[K.X_NO_TWINS] = 0 if self.twins else 1
         X[K.X_CLOSE] = close
         X[K.X_GAME_BUDGET] = EARLY_GAME_NODES
         X[K.X_BANKER] = pos.banker
@@ -513,6 +516,24 @@ class Solver:
         out += [(DISCARD, d) for d in _discards(hand, size)]
         return out
 
+    def _twin_actions(self, pos: Position, legal: list[tuple[str, int]]) -> dict[int, int]:
+        """{i: j}: action i plays the higher of two twins the actor holds (kernels/solver.py, twin_pairs) and
+        action j is its image with the lower one.  The position, whose hands hold both twins or neither, is
+        its own image, so the two actions' positions are images of each other and have equal values."""
+        if not self.twins:
+            return {}
+        hand = pos.hands[pos.to_act()]
+        index = {a: i for i, a in enumerate(legal)}
+        out = {}
+        for i, (action, mask) in enumerate(legal):
+            image = mask
+            for lo, hi in self.twin_pairs:
+                if mask >> hi & 1 and not mask >> lo & 1 and hand >> lo & 1:
+                    image = image & ~(1 << hi) | 1 << lo
+            if image != mask:
+                out[i] = index[(action, image)]
+        return out
+
     def dice_suits(self, pos: Position) -> list[int]:
         """Suit masks the residual-tile dice may force on the leader (empty: no dice)."""
         q = self.Q
@@ -539,7 +560,8 @@ class Solver:
         """A solver with the same rules and settings and its own tables (another thread's searches);
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
-                      trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game)
+                      trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game,
+                      twins=self.twins)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the
@@ -676,7 +698,8 @@ class Solver:
         nodes += n
         root = (fut + paid0, lo + paid0, hi + paid0)
         children = [self.apply(pos, action, mask) for action, mask in legal]
-        todo = [i for i, c in enumerate(children) if c.to_act() >= 0]
+        twin = self._twin_actions(pos, legal)
+        todo = [i for i, c in enumerate(children) if c.to_act() >= 0 and i not in twin]
         jobs = []
         for i in todo:
             paid = children[i].paid[seat] if children[i].paid else 0
@@ -691,11 +714,12 @@ class Solver:
         searched = dict(zip(todo, found))
         actions = []
         for i, ((action, mask), child) in enumerate(zip(legal, children)):
-            if i not in searched:
+            k = twin.get(i, i)  # a move with the higher twin has its image's value (`_twin_actions`)
+            if k not in searched:
                 v = lo = hi = float(child.paid[seat])  # the deal is over: `paid` is the whole result
             else:
-                fut, n, lo, hi = searched[i]
-                nodes += n
+                fut, n, lo, hi = searched[k]
+                nodes += n if k == i else 0
                 paid = child.paid[seat] if child.paid else 0
                 v, lo, hi = fut + paid, lo + paid, hi + paid
             if not chance:

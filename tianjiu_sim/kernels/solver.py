@@ -49,6 +49,16 @@ and not above A.  For the minimising side which partner wins a trick matters, an
 could overtake W but not A; without one, the partners' replies to A are exactly their replies to
 W, s's are a subset, and the partners can copy every line W allows.
 
+Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
+exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
+and rank (`twin_pairs` checks this on the catalogue rather than assuming it).  A seat holding both
+twins sits in a position that is its own image, so its move with the higher twin and the same move with
+the lower one lead to positions that are images of each other, of equal value; only the lower is
+searched (leads, beats and discards), and `tjsim solve` gives the higher its image's value.  `_groups`
+never merges them: held together they form the military pair, so neither is a free single.  200 full
+deals, banker, every action, cap 30 M nodes a search: 596 M → 577 M nodes (deal 83: 3.5 M → 1.7 M,
+deal 78: 30.4 M → 23.3 M; benchmarks/README.md, stop 41).
+
 In-trick bounds (not from DDS either): the static bounds of a trick boundary (`_static_bounds`, DDS's
 quick tricks made into bounds on the settlement) are also taken inside a trick, at each follower,
 for the boundary that follows it: once for each seat that may still take the trick, with the
@@ -178,7 +188,7 @@ from numba import njit
 
 from ..game.catalogue import catalogue
 from ..game.rules import RuleSet
-from ..game.tiles import BB_FOLK_SUIT, N_TILES, TILE_KIND
+from ..game.tiles import BB_FOLK_SUIT, BB_LAO, N_TILES, TILE_KIND
 from .bits import ctz, popcount
 from .legality import dice_suit, held_leads
 from .views import address, float_table, table, vector
@@ -199,7 +209,7 @@ assert (R_SUIT_ZA, R_SUIT_YAO) == (R_SUIT_GONG + 1, R_SUIT_GONG + 2)
 
 # --- solver tables: one int64 array [N_TROWS, TW] (rows are plays, then tiles, then bit groups)
 TW = 96
-C_MASK, C_CLS, C_RANK, C_SIZE, C_NEED, C_BU_LED, C_BU_FOL = 0, 1, 2, 3, 4, 5, 6
+C_MASK, C_CLS, C_RANK, C_SIZE, C_NEED, C_BU_LED, C_BU_FOL, C_TWIN = 0, 1, 2, 3, 4, 5, 6, 7
 ROW_PLAY = 0            # rows play: columns C_*
 ROW_BL = 96             # rows play: count, then the plays beating it standing as the lead
 ROW_BF = 192            # … standing as a follower
@@ -207,7 +217,7 @@ ROW_TILE = 288          # rows tile bit: columns K_*
 ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
 ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first (+32 where a class starts)
 N_TROWS = 353
-K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK, K_BELOW = range(11)
+K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK, K_BELOW, K_TWIN = range(12)
 
 # --- rule parameters: the engine's own array (layout.RULE_PARAMS, tables.pack_params), passed as Q
 
@@ -218,8 +228,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
 (X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET, X_VALUE_CUTS,
- X_VALUE_NODES, X_UNOWED) = range(X_DEBT + 8, X_DEBT + 18)
-N_X = X_DEBT + 18
+ X_VALUE_NODES, X_UNOWED, X_NO_TWINS) = range(X_DEBT + 8, X_DEBT + 19)
+N_X = X_DEBT + 19
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -240,6 +250,7 @@ EXACT = 99
 # X_NO_TRICK_TABLE = 1 switches off the table entries inside tricks (module docstring), for the same kind
 # of test.
 # X_NO_STOPPERS = 1 switches off the stoppers' floor (`_tricks_for_s`), for the same kind of test.
+# X_NO_TWINS = 1 searches the moves with the higher twin too (`twin_pairs`), for the same kind of test.
 # X_CLOSE 1: the close game (`_close_search`) is asked at trick boundaries and the games at the root
 # (`_root_games`); 2: the root's games alone, their nodes out of X_GAME_BUDGET (`_game_call`; kernels/
 # position.py asks 2 in a search's first GROW_NODES, 1 past them); X_CLOSE_CUTS counts the close game's cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
@@ -358,6 +369,11 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
     for j, b in enumerate(order):
         start = j == 0 or t[ROW_TILE + order[j - 1], K_CLS] != t[ROW_TILE + b, K_CLS]
         t[ROW_ORDER, j] = b | (32 if start else 0)
+    for lo, hi in twin_pairs(rules):
+        t[ROW_TILE + hi, K_TWIN] = 1 << lo
+        for p in range(n):
+            if masks[p] >> hi & 1 and not masks[p] >> lo & 1:
+                t[ROW_PLAY + p, C_TWIN] = 1 << lo
     groups: list[list[int]] = [[] for _ in range(N_TILES)]
     for p in range(n):
         groups[masks[p].bit_length() - 1].append(p)
@@ -365,6 +381,47 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
         t[ROW_HB + b, 0] = len(g)
         t[ROW_HB + b, 1:1 + len(g)] = g
     return t
+
+
+def twin_pairs(rules: RuleSet) -> list[tuple[int, int]]:
+    """Twins: pairs of tiles (lower bit, higher bit) whose exchange, in every hand at once, is a symmetry
+    of the rule set (the two nines, eights, sevens and fives: 雜九 6-3 / 5-4 …).
+
+    Checked, not assumed: the exchange maps every play to a play of the same class, rank and size, keeps
+    every beating relation, the supreme pairs and the catching pair, and the tiles' folk suits (the dice)
+    and 老 marks.  A position whose hands each hold both twins or neither is then its own image, so a
+    move with the higher twin and its image with the lower lead to positions of equal value: the search
+    tries only the lower (`_leader_moves`, `_follower_moves`), and `tjsim solve` copies the value.
+    """
+    cat = catalogue(rules)
+    masks = [int(m) for m in cat.mask]
+    index = {m: p for p, m in enumerate(masks)}
+    suit = [next(s for s, m in BB_FOLK_SUIT.items() if m >> b & 1) for b in range(N_TILES)]
+    out = []
+    for hi in range(N_TILES):
+        for lo in range(hi):
+            if TILE_KIND[lo] == TILE_KIND[hi] or suit[lo] != suit[hi] or (BB_LAO >> lo & 1) != (BB_LAO >> hi & 1):
+                continue
+
+            def swap(m: int) -> int:
+                a, b = m >> lo & 1, m >> hi & 1
+                return (m & ~(1 << lo | 1 << hi)) | b << lo | a << hi
+
+            image = [index.get(swap(m), -1) for m in masks]
+            if min(image) < 0 or any(
+                    cat.cls[q] != cat.cls[p] or cat.rank[q] != cat.rank[p] or cat.size[q] != cat.size[p]
+                    or swap(int(cat.need_absent[p])) != int(cat.need_absent[q])
+                    or cat.leadable[q] != cat.leadable[p] or cat.followable[q] != cat.followable[p]
+                    for p, q in enumerate(image)):
+                continue
+            perm = np.array(image)
+            if not (np.array_equal(cat.beats_led[np.ix_(perm, perm)], cat.beats_led)
+                    and np.array_equal(cat.beats_follow[np.ix_(perm, perm)], cat.beats_follow)):
+                continue
+            if cat.supreme >= 0 and image[cat.supreme] != cat.supreme:
+                continue
+            out.append((lo, hi))
+    return out
 
 
 def new_tt(bits: int = TT_BITS):
@@ -1369,6 +1426,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     s = X[X_SEAT]
     hand = hands[leader]
     maxing = leader == s
+    twins = (not playout) and X[X_NO_TWINS] == 0  # the play-out keeps its own order (pimc, oracle)
     _groups(T, Q, hand, others, grow)
     row = mv[ply]
     nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced, row)
@@ -1380,6 +1438,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
             b = ctz(T[ROW_PLAY + p, C_MASK])
             if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
+        if (T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins:
+            continue  # its image with the lower twin stands for it (`twin_pairs`)
         if playout:  # the play-out's own order (strategies/search.py: pimc and oracle depend on it)
             sure = (others & T[ROW_PLAY + p, C_BU_LED]) == 0
             key = -(size * 1000 + (10000 if sure else 0) + T[ROW_PLAY + p, C_RANK])
@@ -1411,6 +1471,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     hand = hands[seat]
     _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
     maxing = seat == s
+    twins = (not playout) and X[X_NO_TWINS] == 0
     ours = (win_seat == s) == maxing
     # Does an opponent of this seat still act after it in this trick?  Then beat high.
     threat = False
@@ -1429,7 +1490,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         used = np.int64(0)
         for i in range(1, T[row, 0] + 1):
             p = T[row, i]
-            if not _holds(T, p, hand):
+            if not _holds(T, p, hand) or ((T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins):
                 continue
             m = T[ROW_PLAY + p, C_MASK]
             if size == 1:
@@ -1478,6 +1539,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
             x &= x - 1
             if grow[b] & ((np.int64(1) << b) - 1) & ~d:
                 ok = False
+                break
+            if T[ROW_TILE + b, K_TWIN] & hand & ~d and twins:
+                ok = False  # the same discard with the lower twin kept out stands for it (`twin_pairs`)
                 break
             # (tiles of b's own group are interchangeable with it: the group rule picks among them)
             if free >> b & 1:
