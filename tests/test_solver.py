@@ -742,6 +742,35 @@ def test_table_growth_changes_no_value(monkeypatch):
     assert grown == len(cases)
 
 
+def test_stages_change_no_value(monkeypatch):
+    """A search in stages (position.STAGE_NODES: each stage goes on from the bounds the last proved, its root
+    games on a larger budget) gives the values of one run, and counts every stage's nodes against a cap."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = preset("hk")
+    rng = random.Random(31)
+    cases = []
+    while len(cases) < 6:
+        pos = _cut_position(rules, rng, 5)
+        full = Solver(rules, tt_bits=14).solve(pos, 0)
+        if full.nodes > 3000:
+            cases.append((pos, full))
+    monkeypatch.setattr(P, "STAGE_NODES", (300, 900))
+    monkeypatch.setattr(P, "EARLY_GAME_NODES", 50)
+    staged = 0
+    for pos, full in cases:
+        calls = []
+        sv = Solver(rules, tt_bits=14)
+        run = sv._run
+        sv._run = lambda *a, **k: calls.append(a[8] if len(a) > 8 else 0) or run(*a, **k)
+        sol = sv.solve(pos, 0)
+        assert sol.value == full.value and [a.value for a in sol.actions] == [a.value for a in full.actions]
+        staged += sum(1 for games in calls if games > 50)  # a later stage, its games on a larger budget
+        v, n = Solver(rules, tt_bits=14, max_nodes=1000).value(pos, 0)
+        assert (v != v and n <= 1000 + 200) or v == full.value
+    assert staged > 0, staged
+
+
 def test_node_cap_bounds_hold_the_exact_values():
     """A capped solve: each action exact or NaN with proved bounds around the exact value; the same for the position."""
     rules = preset("hk")

@@ -185,6 +185,16 @@ GROW_NODES = 4_000_000
 # solving (deal 164: 9.7 M -> 0.13 M nodes, deal 91: 7.2 M -> 0.24 M, deal 17: 1.4 M -> 1.7 M); with no
 # budget 1,509 M (deal 45: 0.5 M -> 154 M); with 5,000 nodes 651 M.
 EARLY_GAME_NODES = 20_000
+# A search's first GROW_NODES run in stages ending at STAGE_NODES, each going on from the bounds and
+# the entries the last proved, its root games on GAME_GROWTH times the last stage's budget (20 k nodes
+# in the first 1 M, 320 k to 2 M, then what is left of the 4 M).  A long search can afford dearer games:
+# deal 98's lead 3-1 of bench_solve_cli.py is settled by the get game at width 3 (1.6 M nodes) where
+# its search takes 11 M.  200 full deals, every action (benchmarks/README.md, stop 41): 577 M -> 545 M
+# nodes (deal 93: 12.9 M -> 4.4 M, deal 98 19.4 M -> 11.9 M; deal 175 12.7 M -> 15.5 M); with stages
+# from 50 k (50 k, 200 k, 800 k, growth 4) 605 M, deal 145 0.76 M -> 33 M: dear games asked in searches
+# that would have ended soon.
+STAGE_NODES = (1_000_000, 2_000_000)
+GAME_GROWTH = 16
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
 # keeps what each action proves for the next (later tricks transpose between first leads).  A
@@ -357,8 +367,8 @@ class Solver:
             limit = budget
         first = {"always": 1, "late": 2, "never": 0}[self.close_game]  # X_CLOSE before GROW_NODES
         if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= GROW_NODES:
-            return self._run(pos, seat, guess, limit, tt, known, probes, first)
-        got = self._run(pos, seat, guess, GROW_NODES, tt, known, probes, first)
+            return self._staged(pos, seat, guess, limit, tt, known, probes, first)
+        got = self._staged(pos, seat, guess, GROW_NODES, tt, known, probes, first)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
@@ -369,9 +379,27 @@ class Solver:
                                     (got[2], got[3]), probes, int(self.close_game != "never"))
         return v, got[1] + more, lo, hi
 
+    def _staged(self, pos: Position, seat: int, guess: float | None, limit: int, tt: tuple,
+                known: tuple[float, float] | None, probes: bool, close: int) -> tuple[float, int, float, float]:
+        """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
+        STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
+        stage's budget."""
+        done, budget = 0, EARLY_GAME_NODES
+        for cap in STAGE_NODES if close == 2 else ():
+            if limit > 0 and cap >= limit:
+                break
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget)
+            done += n
+            if not np.isnan(v) or self.interrupted or self.timed_out:
+                return v, done, lo, hi
+            known = (lo, hi)
+            budget *= GAME_GROWTH
+        v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget)
+        return v, done + n, lo, hi
+
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True, close: int = 0) -> tuple[float, int, float, float]:
+             probes: bool = True, close: int = 0, games: int = EARLY_GAME_NODES) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE).
 
@@ -379,6 +407,7 @@ class Solver:
         """
         tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat, probes, close)
+        X[K.X_GAME_BUDGET] = games
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
