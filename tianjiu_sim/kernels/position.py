@@ -359,7 +359,7 @@ class Solver:
         """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
         GROW_NODES it goes on from the bounds and the entries it proved so far, in the full table if `tt`
         is smaller (`tt_grow`), with the close game asked at every boundary (close_game "late"; before, the
-        root's games alone, on a budget: EARLY_GAME_NODES)."""
+        root's games alone, on budgets growing by stages: `_staged`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
