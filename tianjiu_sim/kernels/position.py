@@ -242,7 +242,9 @@ class Solver:
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
-        self.twin_pairs = K.twin_pairs(rules)
+        # the pairs as the tables hold them (K_TWIN: the lower twin's bit on the higher's row)
+        self.twin_pairs = [(int(self.T[K.ROW_TILE + hi, K.K_TWIN]).bit_length() - 1, hi)
+                           for hi in range(32) if self.T[K.ROW_TILE + hi, K.K_TWIN]]
         # the close game (kernels/solver.py, _close_search): "late" asks it only in searches past GROW_NODES
         # (it costs more than it saves in the short ones), "always" in every search, "never" (a test that it
         # changes no value)
@@ -296,7 +298,6 @@ class Solver:
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
         X[K.X_NO_TWINS] = 0 if self.twins else 1
         X[K.X_CLOSE] = close
-        X[K.X_GAME_BUDGET] = EARLY_GAME_NODES
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -399,15 +400,16 @@ class Solver:
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True, close: int = 0, games: int = EARLY_GAME_NODES) -> tuple[float, int, float, float]:
+             probes: bool = True, close: int = 0, games: int | None = None) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
-        close: the close game asked (kernels/solver.py, X_CLOSE).
+        close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2
+        (default EARLY_GAME_NODES).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
         tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat, probes, close)
-        X[K.X_GAME_BUDGET] = games
+        X[K.X_GAME_BUDGET] = EARLY_GAME_NODES if games is None else games
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit
