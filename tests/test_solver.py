@@ -771,6 +771,34 @@ def test_stages_change_no_value(monkeypatch):
     assert staged > 0, staged
 
 
+def test_stage_walk_changes_no_value(monkeypatch):
+    """The value walk at a stage's start (position.WALK_STAGE: the value games "at least t" down from the
+    ceiling, then "at most t", on the stage's games budget) gives the values of a search without it, and
+    does settle bounds (value cuts, which a search this short makes nowhere else)."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = preset("hk")
+    rng = random.Random(42)
+    cases = []
+    while len(cases) < 8:
+        pos = _cut_position(rules, rng, 5)
+        full = Solver(rules, tt_bits=14).solve(pos, 0)
+        if full.nodes > 3000:
+            cases.append((pos, full))
+    monkeypatch.setattr(P, "STAGE_NODES", (300, 900))
+    monkeypatch.setattr(P, "EARLY_GAME_NODES", 2000)
+    cuts = {}
+    for stage in (0, 1, 99):
+        monkeypatch.setattr(P, "WALK_STAGE", stage)
+        cuts[stage] = 0
+        for pos, full in cases:
+            sv = Solver(rules, tt_bits=14)
+            sol = sv.solve(pos, 0)
+            assert sol.value == full.value and [a.value for a in sol.actions] == [a.value for a in full.actions]
+            cuts[stage] += sv.value_cuts
+    assert cuts[99] == 0 and cuts[0] > 0 and cuts[1] > 0, cuts
+
+
 def test_node_cap_bounds_hold_the_exact_values():
     """A capped solve: each action exact or NaN with proved bounds around the exact value; the same for the position."""
     rules = preset("hk")

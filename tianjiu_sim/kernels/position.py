@@ -195,6 +195,15 @@ EARLY_GAME_NODES = 20_000
 # that would have ended soon.
 STAGE_NODES = (1_000_000, 2_000_000)
 GAME_GROWTH = 16
+# The stages from WALK_STAGE on (0: the first) start with the value walk (kernels/solver.py, `_value_walk`,
+# X_WALK) on their games' budget, as searches past GROW_NODES do: "V at least t" down from the ceiling, then
+# "at most t".  Deal 148's lead 5-2 (worth -4; the search's floor stays at -10 through 4 M nodes, the
+# tests far below the value being dear) is settled at the last stage's start in 83 k nodes.  200 full deals,
+# every action (benchmarks/README.md, stop 42): 544.7 M -> 539.7 M nodes (deal 148 7.13 M -> 2.41 M, 188
+# 9.90 M -> 8.64 M, 85 3.77 M -> 3.01 M; 98 11.9 M -> 13.8 M, 185 4.80 M -> 5.49 M); from the second stage
+# 559.5 M (deal 98 29.1 M, 129 4.1 M -> 10.8 M: the walk below a best action's value, which its first test
+# settles, is dear), from the last with at most 1 M nodes of games 543.4 M.
+WALK_STAGE = 2
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
 # keeps what each action proves for the next (later tricks transpose between first leads).  A
@@ -385,22 +394,25 @@ class Solver:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
         stage's budget."""
-        done, budget = 0, EARLY_GAME_NODES
+        done, budget, stage = 0, EARLY_GAME_NODES, 0
         for cap in STAGE_NODES if close == 2 else ():
             if limit > 0 and cap >= limit:
                 break
-            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget)
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget,
+                                     stage >= WALK_STAGE)
+            stage += 1
             done += n
             if not np.isnan(v) or self.interrupted or self.timed_out:
                 return v, done, lo, hi
             known = (lo, hi)
             budget *= GAME_GROWTH
-        v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget)
+        v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget,
+                                 close == 2 and stage >= WALK_STAGE)
         return v, done + n, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True, close: int = 0, games: int | None = None) -> tuple[float, int, float, float]:
+             probes: bool = True, close: int = 0, games: int | None = None, walk: bool = False) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2
         (default EARLY_GAME_NODES).
@@ -410,6 +422,7 @@ class Solver:
         tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat, probes, close)
         X[K.X_GAME_BUDGET] = EARLY_GAME_NODES if games is None else games
+        X[K.X_WALK] = int(walk)
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit

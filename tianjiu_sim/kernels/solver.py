@@ -153,7 +153,10 @@ discards owed) or "at most t" (s's owed, or none owed: the real game with the pr
 X_UNOWED), the settlement read at the last trick from every seat's 戙.  A search past GROW_NODES first
 walks them down from the static ceiling (`_value_walk`): a game near the value is cheap, far below it
 dear, while MTD's tests walk up from below.  Full deal 96 of bench_solve_cli.py, the banker's value 18:
-148 M nodes → 4.8 M ("at least 18" 0.74 M nodes, "at most 18" 36 k).
+148 M nodes → 4.8 M ("at least 18" 0.74 M nodes, "at most 18" 36 k).  The last stage before GROW_NODES
+walks too, on its games' budget (stop 42: deal 148's lead 5-2, 7.1 M nodes → 2.1 M).  Once "at least t"
+holds, "at most t" is asked at width 1 with s's discards owed and with none owed, and only then at width 3
+(deal 148's lead 5-2: s's owed fails at width 3 in 3.2 M nodes, none owed holds at width 1 in 16 k).
 
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
@@ -228,8 +231,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
 (X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET, X_VALUE_CUTS,
- X_VALUE_NODES, X_UNOWED, X_NO_TWINS) = range(X_DEBT + 8, X_DEBT + 19)
-N_X = X_DEBT + 19
+ X_VALUE_NODES, X_UNOWED, X_NO_TWINS, X_WALK) = range(X_DEBT + 8, X_DEBT + 20)
+N_X = X_DEBT + 20
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -258,7 +261,8 @@ EXACT = 99
 # side may choose among at a turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
 # the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games may still take (`_game_call`);
 # X_VALUE_CUTS, X_VALUE_NODES: the value games' bounds proved and nodes (`_value_walk`); X_UNOWED 1: the
-# value game with no discard owed.
+# value game with no discard owed; X_WALK 1: the value walk at the root with X_CLOSE 2 as well, on the
+# games' budget (`_value_walk`).
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -1929,7 +1933,8 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
     owed, else none owed): the value exact.  A value game near the value is cheap and far below it dear
     (deal 96 of bench_solve_cli.py, value 18, the banker from the first lead: "at least 18" 0.74 M
     nodes, "at least 3" 119 M, "at least 19" fails in 2 k), while the search's zero-window tests walk
-    up from below.  The games share VALUE_NODES nodes; whole-number targets that the key holds
+    up from below.  The games share VALUE_NODES nodes past GROW_NODES, a stage's games budget in a stage
+    that walks (X_WALK, kernels/position.py WALK_STAGE); whole-number targets that the key holds
     (`_close_key`) only."""
     T, Q, X, hands, dong = _position_arrays(A)
     if X[X_CLOSE_TIE] != 0:
@@ -1938,7 +1943,8 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
     others = _others(hands, Q[R_PLAYERS], X[X_FOLDED], leader)
     hi_s = _bounds_of(A, leader, others, rest, False, np.int64(0), False, np.int64(-1))[1]
     saved = X[X_GAME_BUDGET]
-    X[X_GAME_BUDGET] = VALUE_NODES
+    budget = VALUE_NODES if X[X_CLOSE] == 1 else saved  # a stage's walk (X_WALK) spends its games' budget
+    X[X_GAME_BUDGET] = budget
     Z = np.int64(0)
     t = np.int64(np.floor(min(hi, hi_s, float(VALUE_TARGET - 1))))
     while t > lo and t - 1 >= -VALUE_TARGET and X[X_GAME_BUDGET] > 0 and X[X_ABORT] == 0:
@@ -1946,33 +1952,37 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
                         True, Z):
             lo = float(t)
             X[X_VALUE_CUTS] += 1
-            for unowed in range(2):
-                if _narrow_game(A, np.int64(GAME_AT_MOST), t, Z, leader, lead_p, win_p, win_seat, win_lead,
-                                actor, True, np.int64(unowed)):
-                    hi = float(t)
-                    X[X_VALUE_CUTS] += 1
-                    break
+            # the narrow games first, s's discards owed and none owed, then the wide ones: deal 148's lead
+            # 5-2 "at most -4" fails with s's owed at width 3 in 3.2 M nodes, holds none owed at width 1 in 16 k
+            for w in (np.int64(1), np.int64(HOLD_WIDTH)):
+                for unowed in range(2):
+                    if hi > t and _narrow_game(A, np.int64(GAME_AT_MOST), t, Z, leader, lead_p, win_p, win_seat,
+                                               win_lead, actor, True, np.int64(unowed), w, w):
+                        hi = float(t)
+                        X[X_VALUE_CUTS] += 1
             break
         t -= 1
-    X[X_VALUE_NODES] += VALUE_NODES - X[X_GAME_BUDGET]
-    X[X_GAME_BUDGET] = saved
+    X[X_VALUE_NODES] += budget - X[X_GAME_BUDGET]
+    if X[X_CLOSE] == 1:
+        X[X_GAME_BUDGET] = saved
     return lo, hi
 
 
 @njit(cache=True, _nrt=False)
 def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lead, actor,
-                 budgeted=False, unowed=0):
+                 budgeted=False, unowed=0, w0=1, w1=HOLD_WIDTH):
     """The hold, get or value game (`game`, X_HOLD = target; `unowed`: X_UNOWED) from the root: the
     proving side kept to its first discard a turn, then to its first HOLD_WIDTH unless that failed at
-    this root before (X_KNOWN bit `flag`); `budgeted`: its nodes out of X_GAME_BUDGET (`_game_call`);
+    this root before (X_KNOWN bit `flag`) (widths from w0 to w1, tripling); `budgeted`: its nodes out of
+    X_GAME_BUDGET (`_game_call`);
     1 or 0."""
     X = vector(A[A_X], A[A_NX])
     X[X_GAME] = game
     X[X_HOLD] = target
     X[X_UNOWED] = unowed
     r = np.int64(0)
-    width = np.int64(1)
-    while r == 0 and width <= HOLD_WIDTH and X[X_ABORT] == 0 and not (budgeted and X[X_GAME_BUDGET] <= 0):
+    width = np.int64(w0)
+    while r == 0 and width <= w1 and X[X_ABORT] == 0 and not (budgeted and X[X_GAME_BUDGET] <= 0):
         if width > 1 and X[X_KNOWN] & flag:
             break  # the wide game failed at this root already: not asked again
         X[X_WIDTH] = width
@@ -2340,7 +2350,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     games = (X[X_CLOSE] != 0 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
              and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
              and X[X_PEND_LEADER] < 0)  # the root's games leave bonuses and the dice out
-    if games and X[X_CLOSE] == 1 and lo < hi:
+    if games and (X[X_CLOSE] == 1 or X[X_WALK] != 0) and lo < hi:
         lo, hi = _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi)
         if X[X_ABORT] != 0:
             bounds[0] = lo
