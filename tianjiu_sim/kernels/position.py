@@ -202,7 +202,8 @@ GAME_GROWTH = 16
 # every action (benchmarks/README.md, stop 42): 544.7 M -> 539.7 M nodes (deal 148 7.13 M -> 2.41 M, 188
 # 9.90 M -> 8.64 M, 85 3.77 M -> 3.01 M; 98 11.9 M -> 13.8 M, 185 4.80 M -> 5.49 M); from the second stage
 # 559.5 M (deal 98 29.1 M, 129 4.1 M -> 10.8 M: the walk below a best action's value, which its first test
-# settles, is dear), from the last with at most 1 M nodes of games 543.4 M.
+# settles, is dear), from the last with at most 1 M nodes of games 543.4 M; the last, not in an action's search
+# while it may be a best action (below): 539.0 M.
 WALK_STAGE = 2
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
@@ -393,13 +394,18 @@ class Solver:
                 known: tuple[float, float] | None, probes: bool, close: int) -> tuple[float, int, float, float]:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
-        stage's budget."""
+        stage's budget, the stages from WALK_STAGE on starting with the value walk."""
+        def walks(stage: int, known: tuple[float, float] | None) -> bool:
+            # not while an action may still be a best one (its first test, "as good as the position?", settles
+            # it, and the walk would go below its value): deal 185's lead 4-3, 3.14 M -> 2.46 M nodes
+            best = guess is not None and known is not None and (known[1] == guess or known[0] == guess - 1)
+            return close == 2 and stage >= WALK_STAGE and not best
+
         done, budget, stage = 0, EARLY_GAME_NODES, 0
         for cap in STAGE_NODES if close == 2 else ():
             if limit > 0 and cap >= limit:
                 break
-            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget,
-                                     stage >= WALK_STAGE)
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage, known))
             stage += 1
             done += n
             if not np.isnan(v) or self.interrupted or self.timed_out:
@@ -407,7 +413,7 @@ class Solver:
             known = (lo, hi)
             budget *= GAME_GROWTH
         v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget,
-                                 close == 2 and stage >= WALK_STAGE)
+                                 walks(stage, known))
         return v, done + n, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
@@ -415,7 +421,7 @@ class Solver:
              probes: bool = True, close: int = 0, games: int | None = None, walk: bool = False) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2
-        (default EARLY_GAME_NODES).
+        (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
