@@ -195,15 +195,16 @@ EARLY_GAME_NODES = 20_000
 # that would have ended soon.
 STAGE_NODES = (1_000_000, 2_000_000)
 GAME_GROWTH = 16
-# The stages from WALK_STAGE on (0: the first) start with the value walk (kernels/solver.py, `_value_walk`,
-# X_WALK) on their games' budget, as searches past GROW_NODES do: "V at least t" down from the ceiling, then
-# "at most t".  Deal 148's lead 5-2 (worth -4; the search's floor stays at -10 through 4 M nodes, the
-# tests far below the value being dear) is settled at the last stage's start in 83 k nodes.  200 full deals,
-# every action (benchmarks/README.md, stop 42): 544.7 M -> 539.7 M nodes (deal 148 7.13 M -> 2.41 M, 188
-# 9.90 M -> 8.64 M, 85 3.77 M -> 3.01 M; 98 11.9 M -> 13.8 M, 185 4.80 M -> 5.49 M); from the second stage
-# 559.5 M (deal 98 29.1 M, 129 4.1 M -> 10.8 M: the walk below a best action's value, which its first test
-# settles, is dear), from the last with at most 1 M nodes of games 543.4 M; the last, not in an action's search
-# while it may be a best action (below): 539.0 M.
+# In an action's search (`_chain`) the stages from WALK_STAGE on (0: the first) start with the value walk
+# (kernels/solver.py, `_value_walk`, X_WALK) on their games' budget, as searches past GROW_NODES do: "V at
+# least t" down from the ceiling, then "at most t".  Deal 148's lead 5-2 (worth -4; the search's floor
+# stays at -10 through 4 M nodes, the tests far below the value being dear) is settled at the last
+# stage's start in 83 k nodes.  200 full deals, every action (benchmarks/README.md, stop 42): 544.7 M ->
+# 539.0 M nodes (deal 148 7.13 M -> 2.41 M, 188 9.90 M -> 8.64 M, 85 3.77 M -> 3.01 M; 98 11.9 M -> 13.8 M).
+# Not while the action may still be a best one (its first test settles it; the walk goes below its value):
+# deal 185 4.80 M -> 5.49 M nodes otherwise.  From the second stage: 559.5 M (deal 98 29.1 M, 129 4.1 M
+# -> 10.8 M).  Nor in a position's own search (`value`, `--value-only`; `solve` gives its own 300 k nodes,
+# below the stages): deal 129's value 2.4 M nodes -> over 5 M, deal 35's 3.4 M -> 4.5 M, deal 96's 4.8 M -> 2.8 M.
 WALK_STAGE = 2
 # `solve` searches the actions in chains of CHAIN, each chain on one table that starts with the
 # entries of the position's own search (its proof of the value is most of one best action's) and
@@ -363,14 +364,15 @@ class Solver:
         tt = self._table(size.bit_length() - 1)
         tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, tag | self.gen << K.TAG_GEN
         self.tt = tt
-        return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES) for pos, known, guess in chain]
+        return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES, walk=True) for pos, known, guess in chain]
 
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
-                 tt: tuple, probes: bool = True, budget: int = 0) -> tuple[float, int, float, float]:
+                 tt: tuple, probes: bool = True, budget: int = 0, walk: bool = False) -> tuple[float, int, float, float]:
         """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
         GROW_NODES it goes on from the bounds and the entries it proved so far, in the full table if `tt`
         is smaller (`tt_grow`), with the close game asked at every boundary (close_game "late"; before, the
-        root's games alone, on budgets growing by stages: `_staged`)."""
+        root's games alone, on budgets growing by stages: `_staged`, which walks the value games too in an
+        action's search, `walk`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         limit = self.max_nodes
@@ -378,8 +380,8 @@ class Solver:
             limit = budget
         first = {"always": 1, "late": 2, "never": 0}[self.close_game]  # X_CLOSE before GROW_NODES
         if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= GROW_NODES:
-            return self._staged(pos, seat, guess, limit, tt, known, probes, first)
-        got = self._staged(pos, seat, guess, GROW_NODES, tt, known, probes, first)
+            return self._staged(pos, seat, guess, limit, tt, known, probes, first, walk)
+        got = self._staged(pos, seat, guess, GROW_NODES, tt, known, probes, first, walk)
         if not np.isnan(got[0]) or self.interrupted or self.timed_out:
             return got
         full = self._table(self.tt_bits)
@@ -391,15 +393,16 @@ class Solver:
         return v, got[1] + more, lo, hi
 
     def _staged(self, pos: Position, seat: int, guess: float | None, limit: int, tt: tuple,
-                known: tuple[float, float] | None, probes: bool, close: int) -> tuple[float, int, float, float]:
+                known: tuple[float, float] | None, probes: bool, close: int,
+                walk: bool = False) -> tuple[float, int, float, float]:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
-        stage's budget, the stages from WALK_STAGE on starting with the value walk."""
+        stage's budget; with `walk` (an action's search), the stages from WALK_STAGE on start with the value walk."""
         def walks(stage: int, known: tuple[float, float] | None) -> bool:
             # not while an action may still be a best one (its first test, "as good as the position?", settles
             # it, and the walk would go below its value): deal 185's lead 4-3, 3.14 M -> 2.46 M nodes
             best = guess is not None and known is not None and (known[1] == guess or known[0] == guess - 1)
-            return close == 2 and stage >= WALK_STAGE and not best
+            return walk and close == 2 and stage >= WALK_STAGE and not best
 
         done, budget, stage = 0, EARLY_GAME_NODES, 0
         for cap in STAGE_NODES if close == 2 else ():
