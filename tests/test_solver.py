@@ -742,19 +742,25 @@ def test_table_growth_changes_no_value(monkeypatch):
     assert grown == len(cases)
 
 
+def _costly_solved(rules, seed: int, count: int) -> list:
+    """`count` cut positions of 5 tiles a hand whose full solve (seat 0) takes over 3,000 nodes, with that solve."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        pos = _cut_position(rules, rng, 5)
+        full = Solver(rules, tt_bits=14).solve(pos, 0)
+        if full.nodes > 3000:
+            cases.append((pos, full))
+    return cases
+
+
 def test_stages_change_no_value(monkeypatch):
     """A search in stages (position.STAGE_NODES: each stage goes on from the bounds the last proved, its root
     games on a larger budget) gives the values of one run, and counts every stage's nodes against a cap."""
     import tianjiu_sim.kernels.position as P
 
     rules = preset("hk")
-    rng = random.Random(31)
-    cases = []
-    while len(cases) < 6:
-        pos = _cut_position(rules, rng, 5)
-        full = Solver(rules, tt_bits=14).solve(pos, 0)
-        if full.nodes > 3000:
-            cases.append((pos, full))
+    cases = _costly_solved(rules, 31, 6)
     monkeypatch.setattr(P, "STAGE_NODES", (300, 900))
     monkeypatch.setattr(P, "EARLY_GAME_NODES", 50)
     staged = 0
@@ -778,13 +784,7 @@ def test_stage_walk_changes_no_value(monkeypatch):
     import tianjiu_sim.kernels.position as P
 
     rules = preset("hk")
-    rng = random.Random(42)
-    cases = []
-    while len(cases) < 8:
-        pos = _cut_position(rules, rng, 5)
-        full = Solver(rules, tt_bits=14).solve(pos, 0)
-        if full.nodes > 3000:
-            cases.append((pos, full))
+    cases = _costly_solved(rules, 42, 8)
     monkeypatch.setattr(P, "STAGE_NODES", (300, 900))
     monkeypatch.setattr(P, "EARLY_GAME_NODES", 2000)
     cuts = {}

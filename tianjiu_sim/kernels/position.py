@@ -398,7 +398,7 @@ class Solver:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
         stage's budget; with `walk` (an action's search), the stages from WALK_STAGE on start with the value walk."""
-        def walks(stage: int, known: tuple[float, float] | None) -> bool:
+        def walks(stage: int) -> bool:  # reads `known` as the stages have left it
             # not while an action may still be a best one (its first test, "as good as the position?", settles
             # it, and the walk would go below its value): deal 185's lead 4-3, 3.14 M -> 2.46 M nodes
             best = guess is not None and known is not None and (known[1] == guess or known[0] == guess - 1)
@@ -408,7 +408,7 @@ class Solver:
         for cap in STAGE_NODES if close == 2 else ():
             if limit > 0 and cap >= limit:
                 break
-            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage, known))
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage))
             stage += 1
             done += n
             if not np.isnan(v) or self.interrupted or self.timed_out:
@@ -416,7 +416,7 @@ class Solver:
             known = (lo, hi)
             budget *= GAME_GROWTH
         v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget,
-                                 walks(stage, known))
+                                 walks(stage))
         return v, done + n, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
