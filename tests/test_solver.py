@@ -407,6 +407,34 @@ def _nodes_saved(name, tiles, count, seed, **off):
     return saved
 
 
+@pytest.mark.parametrize("name", ["hk", "hk-bonus", "folk", "folk3"])
+def test_second_ordering_equals_brute_force(name, monkeypatch):
+    """The followers' second ordering (position.SECOND_ORDER_STAGES, solver X_ORDER), used in every stage of
+    every search, gives the brute force's values."""
+    import tianjiu_sim.kernels.position as P
+
+    monkeypatch.setattr(P, "SECOND_ORDER_STAGES", (0, 1, 2))
+    _check_random(name, 120, seed=43, sv=Solver(RULES[name](), tt_bits=16))
+
+
+@pytest.mark.parametrize("name,tiles,count", [("hk", 5, 30), ("folk", 5, 30), ("folk3", 6, 20)])
+def test_second_ordering_changes_no_value(name, tiles, count, monkeypatch):
+    """On positions too large for the brute force, the second ordering in every stage gives the first's
+    values, and it does reorder: the node counts differ."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = RULES[name]()
+    rng = random.Random(tiles * 4391 + count)
+    cases = [(_cut_position(rules, rng, tiles), rng.randrange(rules.players)) for _ in range(count)]
+    got = {}
+    for stages in ((), (0, 1, 2)):
+        monkeypatch.setattr(P, "SECOND_ORDER_STAGES", stages)
+        got[stages] = [Solver(rules, tt_bits=18).value(pos, seat) for pos, seat in cases]
+    for (a, na), (b, nb) in zip(got[()], got[(0, 1, 2)], strict=True):
+        assert abs(a - b) < 1e-9
+    assert [n for _, n in got[()]] != [n for _, n in got[(0, 1, 2)]]
+
+
 PROBE_CASES = [("hk", 6, 12), ("hk-bonus", 6, 6), ("folk", 6, 1), ("folk3", 7, 15), ("folk2", 8, 10)]
 
 

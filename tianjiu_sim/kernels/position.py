@@ -229,6 +229,16 @@ ACTION_PROBES = False
 # 1.75 M -> 0.77 M nodes, 0.49 -> 0.21 s; deal 35 1.50 M -> 1.90 M nodes, 0.41 -> 0.31 s; the deals whose
 # position search ends within the budget (13, 45, 52, ...) unchanged.
 POSITION_BUDGET = 300_000
+# The stages (STAGE_NODES: 0 the first, the last one ending at GROW_NODES) whose search uses the followers'
+# second ordering (kernels/solver.py, X_ORDER: a minimiser leaves s's standing play to a partner after it
+# that can beat it too).  A search still open after its first stage may owe that to a wrong first choice of
+# the first ordering; the second stage goes on from the bounds and entries the first proved, in the other
+# order.  200 full deals, banker, every action, cap 30 M nodes a search (benchmarks/README.md, stop 43):
+# 539.0 M -> 500.5 M nodes, deal 84 32.6 M (gave up) -> 4.09 M, 175 15.6 M -> 5.95 M, 185 4.80 M -> 3.54 M;
+# 129 4.12 M -> 4.86 M; values unchanged.  The second and third stages 504.1 M, the third alone 531.8 M, every
+# stage 567.2 M (deal 164 0.13 M -> 13.4 M); 4 M nodes of it after GROW_NODES as well 499.5 M.  Positions'
+# own searches (cap 4 M): 41.0 M -> 39.5 M (deal 35 3.42 M -> 1.65 M).
+SECOND_ORDER_STAGES = (1,)
 
 
 class Solver:
@@ -397,7 +407,8 @@ class Solver:
                 walk: bool = False) -> tuple[float, int, float, float]:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
-        stage's budget; with `walk` (an action's search), the stages from WALK_STAGE on start with the value walk."""
+        stage's budget; with `walk` (an action's search), the stages from WALK_STAGE on start with the value walk;
+        the stages of SECOND_ORDER_STAGES search in the followers' second ordering."""
         def walks(stage: int) -> bool:  # reads `known` as the stages have left it
             # not while an action may still be a best one (its first test, "as good as the position?", settles
             # it, and the walk would go below its value): deal 185's lead 4-3, 3.14 M -> 2.46 M nodes
@@ -408,7 +419,8 @@ class Solver:
         for cap in STAGE_NODES if close == 2 else ():
             if limit > 0 and cap >= limit:
                 break
-            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage))
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage),
+                                     int(stage in SECOND_ORDER_STAGES))
             stage += 1
             done += n
             if not np.isnan(v) or self.interrupted or self.timed_out:
@@ -416,15 +428,17 @@ class Solver:
             known = (lo, hi)
             budget *= GAME_GROWTH
         v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget,
-                                 walks(stage))
+                                 walks(stage), int(close == 2 and stage in SECOND_ORDER_STAGES))
         return v, done + n, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,
              tt: tuple | None = None, known: tuple[float, float] | None = None,
-             probes: bool = True, close: int = 0, games: int | None = None, walk: bool = False) -> tuple[float, int, float, float]:
+             probes: bool = True, close: int = 0, games: int | None = None, walk: bool = False,
+             order: int = 0) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2
-        (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK).
+        (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK); order 1: the
+        followers' second ordering (X_ORDER).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
@@ -432,6 +446,7 @@ class Solver:
         X, hands, dong, node = self._arrays(pos, seat, probes, close)
         X[K.X_GAME_BUDGET] = EARLY_GAME_NODES if games is None else games
         X[K.X_WALK] = int(walk)
+        X[K.X_ORDER] = order
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
         guess = 0.0 if guess is None else guess
         X[K.X_LIMIT] = limit

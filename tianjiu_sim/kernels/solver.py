@@ -37,6 +37,14 @@ Taken from the bridge double-dummy solver DDS (github.com/dds-bridge/dds, read a
   moves per ply (the last two that cut off there) are tried first.  Outside the play-out, leads of
   more tiles come first, a minimiser counts a lead as sure when s cannot beat it (its partners let
   it go), and a minimiser overtakes a partner's play that s, still to act, could beat.
+A second ordering (not from DDS; stop 43), for one stage of a long search (kernels/position.py,
+SECOND_ORDER_STAGES): a minimiser facing s's standing play, with a partner after it that can beat it too,
+discards first and leaves the trick to that partner, where the first ordering beats at once.  Which is
+right depends on the deal, and a wrong first choice at the first trick costs a whole proof: deal 84 of
+bench_solve_cli.py, the banker's lead 5-2 (worth 0), "V >= 1" fails in 10.6 M nodes as the first
+ordering has seat 1 spend its 6-3 on it, in 0.19 M with the second, where seat 3's 6-2 takes it.  In every
+stage the second ordering is worse (200 full deals, every action: 539.0 M -> 567.2 M nodes; deal 164
+0.13 M -> 13.4 M, where leaving the trick to the partner after lets s back in).
 Not from DDS: a last trick of single tiles is settled by backward induction over the followers'
 beat/discard choices without recursing (`_last_single_trick`); and seat s never discards a
 *free* single (in no multi-tile play of its hand) while keeping a lower free single of the same
@@ -231,8 +239,8 @@ K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_
  X_NO_STOPPERS, X_CLOSE, X_CLOSE_CUTS) = range(25)
 X_DEBT = 25  # X[X_DEBT + seat]: tiles the seat owes in the close game (`_close_search`), one slot a seat
 (X_GAME, X_HOLD, X_WIDTH, X_KNOWN, X_HOLD_CUTS, X_GET_CUTS, X_GAME_BUDGET, X_VALUE_CUTS,
- X_VALUE_NODES, X_UNOWED, X_NO_TWINS, X_WALK) = range(X_DEBT + 8, X_DEBT + 20)
-N_X = X_DEBT + 20
+ X_VALUE_NODES, X_UNOWED, X_NO_TWINS, X_WALK, X_ORDER) = range(X_DEBT + 8, X_DEBT + 21)
+N_X = X_DEBT + 21
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -262,7 +270,7 @@ EXACT = 99
 # the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games may still take (`_game_call`);
 # X_VALUE_CUTS, X_VALUE_NODES: the value games' bounds proved and nodes (`_value_walk`); X_UNOWED 1: the
 # value game with no discard owed; X_WALK 1: the value walk at the root with X_CLOSE 2 as well, on the
-# games' budget (`_value_walk`).
+# games' budget (`_value_walk`); X_ORDER 1: the followers' second ordering (module docstring, `_partner_beats_after`).
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -1460,6 +1468,19 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     return nm
 
 
+@njit(cache=True)
+def _partner_beats_after(T, win_p, win_lead, hands, seat, leader, n, folded):
+    """Whether a seat after `seat` in this trick holds a whole play beating the standing one."""
+    row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
+    x = _next_active(seat, n, folded)
+    while x != leader:
+        for i in range(1, T[row, 0] + 1):
+            if _holds(T, T[row, i], hands[x]):
+                return True
+        x = _next_active(x, n, folded)
+    return False
+
+
 @njit(cache=True, _nrt=False)  # not inlined: `_search` and `_close_search` share one compiled copy
 def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, owed):
     """A follower's moves into mv[ply], sorted by ordering key (ky[ply]): its beats (one per group of
@@ -1487,6 +1508,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     bu = T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]
     if ours and threat and (not maxing) and (not playout) and (hands[s] & bu) != 0:
         ours = False  # a partner's play that s, still to act, may beat: overtake it first
+    if (not ours) and (not threat) and (not maxing) and (not playout) and X[X_ORDER] != 0 and (hand & bu) != 0:
+        # the second ordering (X_ORDER): s's play stands and a partner after this seat can beat it too
+        ours = _partner_beats_after(T, win_p, win_lead, hands, seat, leader, n, folded)
     nm = 0
     early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
     if (not early) and (hand & bu) != 0:
