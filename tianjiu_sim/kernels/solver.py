@@ -44,7 +44,7 @@ right depends on the deal, and a wrong first choice at the first trick costs a w
 bench_solve_cli.py, the banker's lead 5-2 (worth 0), "V >= 1" fails in 10.6 M nodes as the first
 ordering has seat 1 spend its 6-3 on it, in 0.19 M with the second, where seat 3's 6-2 takes it.  In every
 stage the second ordering is worse (200 full deals, every action: 539.0 M -> 567.2 M nodes; deal 164
-0.13 M -> 13.4 M, where leaving the trick to the partner after lets s back in).
+0.13 M -> 13.4 M: the proofs that its weak leads leave the banker no 戙).
 Not from DDS: a last trick of single tiles is settled by backward induction over the followers'
 beat/discard choices without recursing (`_last_single_trick`); and seat s never discards a
 *free* single (in no multi-tile play of its hand) while keeping a lower free single of the same
