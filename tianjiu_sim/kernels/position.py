@@ -416,12 +416,14 @@ class Solver:
             best = guess is not None and known is not None and (known[1] == guess or known[0] == guess - 1)
             return walk and close == 2 and stage >= WALK_STAGE and not best
 
+        def order(stage: int) -> int:  # X_ORDER of that stage
+            return int(close == 2 and stage in SECOND_ORDER_STAGES)
+
         done, budget, stage = 0, EARLY_GAME_NODES, 0
         for cap in STAGE_NODES if close == 2 else ():
             if limit > 0 and cap >= limit:
                 break
-            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage),
-                                     int(stage in SECOND_ORDER_STAGES))
+            v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage), order(stage))
             stage += 1
             done += n
             if not np.isnan(v) or self.interrupted or self.timed_out:
@@ -429,7 +431,7 @@ class Solver:
             known = (lo, hi)
             budget *= GAME_GROWTH
         v, n, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else limit - done, tt, known, probes, close, budget,
-                                 walks(stage), int(close == 2 and stage in SECOND_ORDER_STAGES))
+                                 walks(stage), order(stage))
         return v, done + n, lo, hi
 
     def _run(self, pos: Position, seat: int, guess: float | None, limit: int,

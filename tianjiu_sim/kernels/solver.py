@@ -270,7 +270,7 @@ EXACT = 99
 # the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games may still take (`_game_call`);
 # X_VALUE_CUTS, X_VALUE_NODES: the value games' bounds proved and nodes (`_value_walk`); X_UNOWED 1: the
 # value game with no discard owed; X_WALK 1: the value walk at the root with X_CLOSE 2 as well, on the
-# games' budget (`_value_walk`); X_ORDER 1: the followers' second ordering (module docstring, `_partner_beats_after`).
+# games' budget (`_value_walk`); X_ORDER 1: the followers' second ordering (module docstring).
 # X_CLOSE_TIE = 1: seat s's result gains CLOSE_EPS when s closes (結), so among lines of equal
 # value s prefers closing and the others prefer that it does not; (V' - V) / CLOSE_EPS is then the
 # probability that s closes on the solved line.  Below every gap between distinct values
@@ -1468,19 +1468,6 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     return nm
 
 
-@njit(cache=True)
-def _partner_beats_after(T, win_p, win_lead, hands, seat, leader, n, folded):
-    """Whether a seat after `seat` in this trick holds a whole play beating the standing one."""
-    row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
-    x = _next_active(seat, n, folded)
-    while x != leader:
-        for i in range(1, T[row, 0] + 1):
-            if _holds(T, T[row, i], hands[x]):
-                return True
-        x = _next_active(x, n, folded)
-    return False
-
-
 @njit(cache=True, _nrt=False)  # not inlined: `_search` and `_close_search` share one compiled copy
 def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, playout, owed):
     """A follower's moves into mv[ply], sorted by ordering key (ky[ply]): its beats (one per group of
@@ -1510,7 +1497,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         ours = False  # a partner's play that s, still to act, may beat: overtake it first
     if (not ours) and (not threat) and (not maxing) and (not playout) and X[X_ORDER] != 0 and (hand & bu) != 0:
         # the second ordering (X_ORDER): s's play stands and a partner after this seat can beat it too
-        ours = _partner_beats_after(T, win_p, win_lead, hands, seat, leader, n, folded)
+        ours = _can_beat(T, win_p, win_lead, hands, n, folded, _next_active(seat, n, folded), leader)
     nm = 0
     early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
     if (not early) and (hand & bu) != 0:
