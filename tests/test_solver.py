@@ -176,6 +176,32 @@ def test_dominated_discards_change_no_value(name, tiles, count):
     assert _nodes_saved(name, tiles, count, tiles * 1000 + count, dominance=False) > 0  # the reduction does cut
 
 
+def test_trick_key_reads_the_standing_single():
+    """An in-trick key reads the holdings up to equivalence, the standing single as a held tile: a seat
+    holding 4-4 or 5-5 (no other tile held between) shares the entry under a standing 6-5, not under a
+    standing 1-3, which the 4-4 beats and the 5-5 does not."""
+    import numpy as np
+
+    import tianjiu_sim.kernels.solver as K
+
+    rules = preset("hk")
+    sv = Solver(rules)
+
+    def key(held_by_1: str, standing: str) -> tuple[int, int, int]:
+        hands = [parse_hand(h) for h in ("6-6 2-1", held_by_1 + " 2-2", "6-4 4-1", "6-1 4-2")]
+        pos = position_from_deal(rules, hands, [2, 2, 1, 1], 0)
+        X = sv._arrays(pos, 1)[0]
+        p = int(sv.T[K.ROW_TILE + parse_hand(standing).bit_length() - 1, K.K_SINGLE])
+        args = (sv.T, sv.Q, X, np.array(hands, dtype=np.int64), np.zeros(4, dtype=np.int64), 0)
+        return K._trick_key(*args, p, p, 0, 1, -1, 1, 1), K._tt_key(*args)
+
+    (under_low_44, boundary_44), (under_low_55, boundary_55) = key("4-4", "6-5"), key("5-5", "6-5")
+    assert boundary_44 == boundary_55  # the boundary's reading: one group
+    assert under_low_44 == under_low_55
+    assert key("4-4", "1-3")[0] != key("5-5", "1-3")[0]
+    assert key("4-4", "1-3")[0] != under_low_44
+
+
 @pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("hk-bonus", 5, 30), ("folk", 5, 40),
                                               ("folk3", 6, 30), ("folk2", 7, 30), ("hk", 6, 10)])
 def test_table_entries_inside_tricks_change_no_value(name, tiles, count):

@@ -81,14 +81,21 @@ quartet are left out, as is the last trick, which is settled exactly.  Full 8-ti
 3.3 M → 20 k, 7.7 M → 0.67 M and 7.3 M → 0.14 M nodes (benchmarks/README.md).
 
 Entries inside tricks (`_trick_key`, not from DDS, whose tricks are narrow): a follower's node is
-also probed and stored, keyed by the hands exactly, the trick so far (lead, standing play and its
-seat, the seat to act) and what a boundary's key holds.  A seat's face-down discards over two tricks
+also probed and stored, keyed by the holdings up to equivalence, the trick so far (lead, standing play
+and its seat, the seat to act) and what a boundary's key holds.  A seat's face-down discards over two tricks
 commute (x then y, or y then x, leave the same hand), so the same in-trick state is reached from
 different boundaries, and each time its last followers would list every discard again: a pair led
 from 7 tiles gives the last follower about twenty, each leading to a boundary found in the table.
 A hit now cuts the whole rest of the trick.  Full 8-tile deals, the banker's value and every
 action's (`tjsim solve`'s searches), 56 deals with a cap of 10 M nodes a search: 130.7 M → 27.8 M
-nodes (deal 34: 10.5 M → 1.4 M; benchmarks/README.md, stop 24).
+nodes (deal 34: 10.5 M → 1.4 M; benchmarks/README.md, stop 24).  Keyed by the exact hands until stop 44; the
+boundary's reading up to equivalence, with the standing single read as a held tile (a tile of one owner
+above it and one below it are no longer one group), lets positions that differ only in which of two
+equivalent tiles a seat discarded a trick or two before share an entry in the trick too.  200 full
+deals, every action, cap 30 M: 500.5 M → 484.6 M nodes; the 196 deals under the cap 105.2 M → 93.5 M
+(deal 83 2.01 M → 1.29 M, 175 5.95 M → 4.16 M, 78 22.3 M → 18.6 M).  The reading is a Zobrist hash (a word
+per held tile's slot, owner and tie, and kind in a multi-tile play), no longer a hash chained tile by
+tile over the 32 tiles: the chained one made each node 40 % dearer and the time no better.
 
 Sure takers (`_takes_trick`, not from DDS): a seat still to act may hold a play sure to take the
 trick — it beats the standing play and every play the seats before it could make stand, and no
@@ -226,9 +233,14 @@ ROW_BL = 96             # rows play: count, then the plays beating it standing a
 ROW_BF = 192            # … standing as a follower
 ROW_TILE = 288          # rows tile bit: columns K_*
 ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
-ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first (+32 where a class starts)
-N_TROWS = 353
+ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first: bit | 32 where a class starts | rank << 6
+                        # | (kind + 1) << 12 | its partners (K_PARTNERS) << 18
+ROW_Z0 = 353           # row slot: Zobrist words of the reading (`_reading`): col owner * 2 + tie, col Z_KIND + kind + 1
+ROW_Z1 = 385           # … the second hash's words
+Z_KIND = 10
+N_TROWS = 417
 K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK, K_BELOW, K_TWIN = range(12)
+K_BEFORE, K_TIE_BEFORE, K_START = 12, 13, 14  # tiles of the class before it in ROW_ORDER; of equal rank; its class's first slot
 
 # --- rule parameters: the engine's own array (layout.RULE_PARAMS, tables.pack_params), passed as Q
 
@@ -380,7 +392,17 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
     order = sorted(range(N_TILES), key=lambda b: (int(t[ROW_TILE + b, K_CLS]), -int(t[ROW_TILE + b, K_RANK]), b))
     for j, b in enumerate(order):
         start = j == 0 or t[ROW_TILE + order[j - 1], K_CLS] != t[ROW_TILE + b, K_CLS]
-        t[ROW_ORDER, j] = b | (32 if start else 0)
+        t[ROW_ORDER, j] = (b | (32 if start else 0) | int(t[ROW_TILE + b, K_RANK]) << 6
+                           | (int(t[ROW_TILE + b, K_KIND]) + 1) << 12 | int(t[ROW_TILE + b, K_PARTNERS]) << 18)
+    for j, b in enumerate(order):
+        cls = t[ROW_TILE + b, K_CLS]
+        first = min(i for i, c in enumerate(order) if t[ROW_TILE + c, K_CLS] == cls)
+        t[ROW_TILE + b, K_START] = first
+        t[ROW_TILE + b, K_BEFORE] = sum(1 << c for c in order[first:j])
+        t[ROW_TILE + b, K_TIE_BEFORE] = sum(1 << c for c in order[first:j]
+                                            if t[ROW_TILE + c, K_RANK] == t[ROW_TILE + b, K_RANK])
+    zob = np.random.default_rng(0x7A0B).integers(-(1 << 63), (1 << 63) - 1, size=(64, TW), dtype=np.int64)
+    t[ROW_Z0:ROW_Z0 + 64] = zob
     for lo, hi in twin_pairs(rules):
         t[ROW_TILE + hi, K_TWIN] = 1 << lo
         for p in range(n):
@@ -1184,50 +1206,65 @@ def _others(hands, n, folded, seat):
 
 
 @njit(cache=True, inline="always")
-def _tt_key(T, Q, X, hands, dong, leader, own):
+def _reading(T, hands, n, mark):
+    """The holdings up to equivalence (`_tt_key`) as two 64-bit Zobrist hashes: each held tile gives the
+    words of its slot (its class's first slot + the held tiles of its class before it in ROW_ORDER), its
+    owner, whether it ties the held tile before it, and its kind if it is in a multi-tile play of its
+    hand.  `mark` >= 0: a tile read as held by a fifth owner (a standing single, whose rank splits the
+    tiles of its class)."""
+    held = np.int64(0)
+    o0 = np.int64(0)  # the owner's index bit by bit (at most four seats)
+    o1 = np.int64(0)
+    for i in range(n):
+        h = hands[i]
+        held |= h
+        if i & 1:
+            o0 |= h
+        if i & 2:
+            o1 |= h
+    k0 = np.int64(0x243F6A8885A308D3)
+    k1 = np.int64(0x13198A2E03707344)
+    if mark >= 0:
+        held |= np.int64(1) << mark
+        row = ROW_TILE + mark
+        slot = T[row, K_START] + popcount(held & T[row, K_BEFORE])
+        c = 8 + (1 if held & T[row, K_TIE_BEFORE] else 0)
+        k0 ^= T[ROW_Z0 + slot, c]
+        k1 ^= T[ROW_Z1 + slot, c]
+    rest = held & ~(np.int64(1) << mark) if mark >= 0 else held
+    while rest:
+        b = ctz(rest)
+        rest &= rest - 1
+        row = ROW_TILE + b
+        slot = T[row, K_START] + popcount(held & T[row, K_BEFORE])
+        o = ((o0 >> b) & 1) | (((o1 >> b) & 1) << 1)
+        c = o * 2 + (1 if held & T[row, K_TIE_BEFORE] else 0)
+        k0 ^= T[ROW_Z0 + slot, c]
+        k1 ^= T[ROW_Z1 + slot, c]
+        if hands[o] & T[row, K_PARTNERS]:
+            c = Z_KIND + 1 + T[row, K_KIND]
+            k0 ^= T[ROW_Z0 + slot, c]
+            k1 ^= T[ROW_Z1 + slot, c]
+    return k0, k1
+
+
+@njit(cache=True, inline="always")
+def _tt_key(T, Q, X, hands, dong, leader):
     """The boundary's key, after DDS's partition search: the holdings up to equivalence.
 
     Within each class the held tiles are read highest first as (owner, tie with the previous
     tile); a tile in a multi-tile play of its hand also carries its kind.  Positions with the same
     reading have the same value (the group argument of the module docstring), so they share an
-    entry.  The reading is folded into two independent 64-bit hashes (k0, k1); k2 holds the 戙,
-    leader, seat and bonus state exactly.
+    entry.  The reading is hashed into two independent 64-bit words (k0, k1, `_reading`); k2 holds
+    the 戙, leader, seat and bonus state exactly.
     """
     n = Q[R_PLAYERS]
-    for b in range(32):
-        own[b] = 0
     holder = -1
     sup = Q[R_SUPREME_MASK]
     for i in range(n):
-        h = hands[i]
-        if (h & sup) == sup:
+        if (hands[i] & sup) == sup:
             holder = i
-        while h:
-            b = ctz(h)
-            h &= h - 1
-            own[b] = i + 1
-    k0 = np.int64(0x243F6A8885A308D3)
-    k1 = np.int64(0x13198A2E03707344)
-    last_rank = -1
-    for j in range(32):
-        e = T[ROW_ORDER, j]
-        b = e & 31
-        if e & 32:
-            last_rank = -1
-            k0 = (k0 ^ 0x5A5) * np.int64(-7046029254386353131)
-            k1 = (k1 + 0x3C3) * np.int64(-4658895280553007687)
-            k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
-        o = own[b]
-        if o == 0:
-            continue
-        r = T[ROW_TILE + b, K_RANK]
-        tok = o | (16 if r == last_rank else 0)
-        last_rank = r
-        if hands[o - 1] & T[ROW_TILE + b, K_PARTNERS]:
-            tok |= (T[ROW_TILE + b, K_KIND] + 1) << 5
-        k0 = (k0 ^ tok) * np.int64(-7046029254386353131)
-        k1 = (k1 + tok) * np.int64(-4658895280553007687)
-        k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+    k0, k1 = _reading(T, hands, n, -1)
     led = 0
     if holder >= 0 and Q[R_SUPREME_BONUS] > 0:
         led = X[X_HAS_LED] & (1 << holder)  # who has led matters only for a 至尊 still to come
@@ -1241,22 +1278,37 @@ def _tt_key(T, Q, X, hands, dong, leader, own):
 
 
 @njit(cache=True, inline="always")
-def _trick_key(Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead, caught, first, seat):
-    """An in-trick node's key: the hands exactly, the trick so far, the 戙, leader and bonus state.
+def _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead, caught, first, seat):
+    """An in-trick node's key: the holdings up to equivalence, the trick so far, the 戙, leader and bonus state.
 
-    Exact hands, not `_tt_key`'s reading up to equivalence: that reading ignores the standing play,
-    whose rank can split tiles a boundary counts as equivalent.  Bit 60 of k2 keeps these keys apart
-    from the boundaries'; k2's depth field is the leader's tiles left, as for the boundary that follows.
+    `_tt_key`'s reading with the standing single read as a held tile of its own owner (its rank splits
+    tiles a boundary counts as equivalent: one may beat it, the other not), so its tile need not be
+    keyed; a beaten lead is keyed by what is still read of it (its size, 至尊, a quartet), a standing
+    multi-tile play exactly.  With the dice on (their suits are not in the reading) the hands are keyed
+    exactly.  Bit 60 of k2 keeps these keys apart from the boundaries'; k2's depth field is the leader's
+    tiles left, as for the boundary that follows.
     """
     n = Q[R_PLAYERS]
-    k0 = np.int64(0x452821E638D01377)
-    k1 = np.int64(0x0BE5466CF34E90C6)
-    for i in range(n):
-        h = hands[i]
-        k0 = (k0 ^ h) * np.int64(-7046029254386353131)
-        k0 ^= (k0 >> 31) & np.int64(0x1FFFFFFFF)
-        k1 = (k1 + h) * np.int64(-4658895280553007687)
-        k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+    if Q[R_DICE_ON] == 0:
+        single = T[ROW_PLAY + win_p, C_SIZE] == 1
+        k0, k1 = _reading(T, hands, n, ctz(T[ROW_PLAY + win_p, C_MASK]) if single else -1)
+        if single:
+            win_p = 127  # its tile is read as held: twins and equivalent singles share the entry
+        if win_lead == 0:  # a beaten lead matters by its size and its bonuses alone
+            lq = T[ROW_PLAY + lead_p, C_CLS] == Q[R_QUARTET_CLASS]
+            lead_p = 96 + T[ROW_PLAY + lead_p, C_SIZE] + (8 if lead_p == Q[R_SUPREME_PLAY] else 0) + (16 if lq else 0)
+        else:
+            lead_p = 127
+    else:
+        k0 = np.int64(0x452821E638D01377)
+        k1 = np.int64(0x0BE5466CF34E90C6)
+        for i in range(n):
+            h = hands[i]
+            k0 = (k0 ^ h) * np.int64(-7046029254386353131)
+            k0 ^= (k0 >> 31) & np.int64(0x1FFFFFFFF)
+            k1 = (k1 + h) * np.int64(-4658895280553007687)
+            k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
+    k0 ^= np.int64(0x452821E638D01377)
     misc = (lead_p | win_p << 7 | win_seat << 14 | win_lead << 17 | (caught + 1) << 18 | first << 22
             | seat << 23 | X[X_HAS_LED] << 26)
     k0 = (k0 ^ misc) * np.int64(-7046029254386353131)
@@ -1587,7 +1639,7 @@ def _close_key(A, leader, ply):
     minimum), the hold or get game's 戙 target less s's 戙, the width, and bit 61 − X_GAME (61 close,
     60 hold, 59 get), apart from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
     T, Q, X, hands, dong = _position_arrays(A)
-    k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader, table(A[A_GP], A[A_PLIES], A[A_GW])[ply])
+    k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader)
     k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54 | np.int64(X[X_UNOWED]) << 56
     value = X[X_GAME] >= GAME_AT_LEAST
     for i in range(Q[R_PLAYERS]):
@@ -2079,7 +2131,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         tk1 = np.int64(0)
         tk2 = np.int64(0)
         if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last):
-            tk0, tk1, tk2 = _trick_key(Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
+            tk0, tk1, tk2 = _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
@@ -2161,7 +2213,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
     playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
-        k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader, gp[ply])
+        k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader)
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
