@@ -233,14 +233,12 @@ ROW_BL = 96             # rows play: count, then the plays beating it standing a
 ROW_BF = 192            # … standing as a follower
 ROW_TILE = 288          # rows tile bit: columns K_*
 ROW_HB = 320            # rows tile bit: count, then the plays whose highest tile is that bit
-ROW_ORDER = 352         # col j: the j-th tile by class, highest rank first: bit | 32 where a class starts | rank << 6
-                        # | (kind + 1) << 12 | its partners (K_PARTNERS) << 18
-ROW_Z0 = 353           # row slot: Zobrist words of the reading (`_reading`): col owner * 2 + tie, col Z_KIND + kind + 1
-ROW_Z1 = 385           # … the second hash's words
+ROW_Z0 = 352            # row slot: Zobrist words of the reading (`_reading`): col owner * 2 + tie, col Z_KIND + kind + 1
+ROW_Z1 = 384            # … the second hash's words
 Z_KIND = 10
-N_TROWS = 417
+N_TROWS = 416
 K_SINGLE, K_CLS, K_RANK, K_ABOVE, K_EQUAL, K_PARTNERS, K_KIND, K_SUIT, K_STR, K_CMASK, K_BELOW, K_TWIN = range(12)
-K_BEFORE, K_TIE_BEFORE, K_START = 12, 13, 14  # tiles of the class before it in ROW_ORDER; of equal rank; its class's first slot
+K_BEFORE, K_TIE_BEFORE, K_START = 12, 13, 14  # tiles of the class before it in rank order; of equal rank; its class's first slot
 
 # --- rule parameters: the engine's own array (layout.RULE_PARAMS, tables.pack_params), passed as Q
 
@@ -390,10 +388,6 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
         if k > 2 and any(not any(q >> b & 1 and q & m == q for q in pairs) for b in range(N_TILES) if m >> b & 1):
             raise ValueError(f"play {m:#x}: a tile is in no two-tile play inside it")
     order = sorted(range(N_TILES), key=lambda b: (int(t[ROW_TILE + b, K_CLS]), -int(t[ROW_TILE + b, K_RANK]), b))
-    for j, b in enumerate(order):
-        start = j == 0 or t[ROW_TILE + order[j - 1], K_CLS] != t[ROW_TILE + b, K_CLS]
-        t[ROW_ORDER, j] = (b | (32 if start else 0) | int(t[ROW_TILE + b, K_RANK]) << 6
-                           | (int(t[ROW_TILE + b, K_KIND]) + 1) << 12 | int(t[ROW_TILE + b, K_PARTNERS]) << 18)
     for j, b in enumerate(order):
         cls = t[ROW_TILE + b, K_CLS]
         first = min(i for i, c in enumerate(order) if t[ROW_TILE + c, K_CLS] == cls)
@@ -1208,7 +1202,7 @@ def _others(hands, n, folded, seat):
 @njit(cache=True, inline="always")
 def _reading(T, hands, n, mark):
     """The holdings up to equivalence (`_tt_key`) as two 64-bit Zobrist hashes: each held tile gives the
-    words of its slot (its class's first slot + the held tiles of its class before it in ROW_ORDER), its
+    words of its slot (its class's first slot + the held tiles of its class before it in rank order), its
     owner, whether it ties the held tile before it, and its kind if it is in a multi-tile play of its
     hand.  `mark` >= 0: a tile read as held by a fifth owner (a standing single, whose rank splits the
     tiles of its class)."""
@@ -1222,26 +1216,21 @@ def _reading(T, hands, n, mark):
             o0 |= h
         if i & 2:
             o1 |= h
-    k0 = np.int64(0x243F6A8885A308D3)
-    k1 = np.int64(0x13198A2E03707344)
     if mark >= 0:
         held |= np.int64(1) << mark
-        row = ROW_TILE + mark
-        slot = T[row, K_START] + popcount(held & T[row, K_BEFORE])
-        c = 8 + (1 if held & T[row, K_TIE_BEFORE] else 0)
-        k0 ^= T[ROW_Z0 + slot, c]
-        k1 ^= T[ROW_Z1 + slot, c]
-    rest = held & ~(np.int64(1) << mark) if mark >= 0 else held
+    k0 = np.int64(0x243F6A8885A308D3)
+    k1 = np.int64(0x13198A2E03707344)
+    rest = held
     while rest:
         b = ctz(rest)
         rest &= rest - 1
         row = ROW_TILE + b
         slot = T[row, K_START] + popcount(held & T[row, K_BEFORE])
-        o = ((o0 >> b) & 1) | (((o1 >> b) & 1) << 1)
+        o = 4 if b == mark else ((o0 >> b) & 1) | (((o1 >> b) & 1) << 1)
         c = o * 2 + (1 if held & T[row, K_TIE_BEFORE] else 0)
         k0 ^= T[ROW_Z0 + slot, c]
         k1 ^= T[ROW_Z1 + slot, c]
-        if hands[o] & T[row, K_PARTNERS]:
+        if o < 4 and hands[o] & T[row, K_PARTNERS]:
             c = Z_KIND + 1 + T[row, K_KIND]
             k0 ^= T[ROW_Z0 + slot, c]
             k1 ^= T[ROW_Z1 + slot, c]
@@ -1308,7 +1297,7 @@ def _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead, 
             k0 ^= (k0 >> 31) & np.int64(0x1FFFFFFFF)
             k1 = (k1 + h) * np.int64(-4658895280553007687)
             k1 ^= (k1 >> 29) & np.int64(0x7FFFFFFFF)
-    k0 ^= np.int64(0x452821E638D01377)
+    k0 ^= np.int64(0x452821E638D01377)  # a word apart from the boundary's reading (k2's bit 60 keeps the keys apart too)
     misc = (lead_p | win_p << 7 | win_seat << 14 | win_lead << 17 | (caught + 1) << 18 | first << 22
             | seat << 23 | X[X_HAS_LED] << 26)
     k0 = (k0 ^ misc) * np.int64(-7046029254386353131)
@@ -1633,11 +1622,11 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
 
 
 @njit(cache=True, _nrt=False)  # not inlined: `_tt_key` is long, and `_search` holds a copy already
-def _close_key(A, leader, ply):
+def _close_key(A, leader):
     """The close or hold game's key of a boundary: `_tt_key`'s reading of the holdings, the leader and
     seat, the tiles each seat owes, the 戙 only as far as early death reads them (capped at its
     minimum), the hold or get game's 戙 target less s's 戙, the width, and bit 61 − X_GAME (61 close,
-    60 hold, 59 get), apart from `_search`'s keys.  The arrays come by address (A_*); gp[ply] is scratch."""
+    60 hold, 59 get), apart from `_search`'s keys.  The arrays come by address (A_*)."""
     T, Q, X, hands, dong = _position_arrays(A)
     k0, k1, _ = _tt_key(T, Q, X, hands, dong, leader)
     k2 = np.int64(leader | X[X_SEAT] << 3) | np.int64(1) << (61 - X[X_GAME]) | np.int64(X[X_WIDTH]) << 54 | np.int64(X[X_UNOWED]) << 56
@@ -1856,7 +1845,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
         return w if close else ONE - w
     if get and dong[s] + tiles < X[X_HOLD]:
         return Z
-    k0, k1, k2 = _close_key(A, leader, ply)
+    k0, k1, k2 = _close_key(A, leader)
     idx = _tt_index(k0, k2, ttk.shape[0])
     at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
     if at >= 0:
