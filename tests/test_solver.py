@@ -16,7 +16,7 @@ import pytest
 
 from tianjiu_sim.game import reference as R
 from tianjiu_sim.game.rules import preset
-from tianjiu_sim.game.tiles import KIND_BITS, KIND_BY_PIPS, parse_hand, popcount
+from tianjiu_sim.game.tiles import KIND_BITS, KIND_BY_PIPS, format_hand, parse_hand, popcount
 from tianjiu_sim.kernels.position import Position, Solver, position_from_deal
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -270,6 +270,29 @@ def test_stoppers_settle_a_shut_out_proof():
     sol = Solver(rules, max_nodes=20_000_000).solve(pos, 0)
     assert sol.value == -4.0 and all(a.value == -4.0 for a in sol.actions), sol
     assert sol.nodes < 2_000_000, sol.nodes
+
+
+def test_value_walk_asks_the_get_game_first(monkeypatch):
+    """Full deal 98 of bench_solve_cli.py, the banker's lead 3-1 (worth -6: the banker gets one 戙): the
+    value walk of its third stage proves "at least -6" by the get game (s gets 1 戙, 1.6 M nodes), where
+    the value game needs 4.8 M and the stage ran out; the search then no longer goes past GROW_NODES
+    (stop 44: 10.8 M nodes, stop 45: 3.8 M).  Every value as before."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = RULES["hk"]()
+    pos = position_from_deal(rules, list(R.deal_reference(rules, 1, 98)), [0] * 4, 0)
+    late = []  # the leads whose search went past GROW_NODES (a run with the close game at every boundary)
+    run = P.Solver._run
+    monkeypatch.setattr(P.Solver, "_run", lambda self, p, *a: (
+        late.append(format_hand(p.trick[0][2])) if len(a) > 6 and a[6] == 1 and p.trick else None) or run(self, p, *a))
+    sv = Solver(rules, max_nodes=30_000_000)
+    sol = sv.solve(pos, 0)
+    values = {format_hand(a.mask): a.value for a in sol.actions}
+    assert sol.value == -2.0 and values == {
+        "1-1": -10.0, "1-1 1-1": -4.0, "4-4": -10.0, "3-1": -6.0, "6-5": -10.0, "6-2": -10.0, "1-1 6-2": -10.0,
+        "1-1 1-1 6-2": -2.0, "5-2": -10.0, "4-4 5-2": -2.0, "2-1": -10.0}, values
+    assert "3-1" not in late, late
+    assert sv.get_cuts > 0
 
 
 CLOSE_RULES = ["hk", "hk-bonus", "folk2"]  # the close game needs the residual-tile dice off
