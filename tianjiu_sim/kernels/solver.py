@@ -126,9 +126,9 @@ unstopped tiles; when those are too few for the tiles left once s keeps its stop
 sure singles, when they fit), s surely beats a stopped play and then leads its sure singles, so
 the floor of the static bounds rises by that many 戙.  This settles the proofs that s, shut out of
 the lead, still takes its tricks.  Full deals 45 + 52, banker, every action: 11.5 M nodes before,
-1.03 M asked at ≤ STOPPER_TILES (6) tiles a hand, 55 k asked at 7 too; but asked at 7, deal 10 took
-231.6 M nodes instead of 130.5 M (126.5 M at ≤ 6).  56 full deals: 25.8 M → 14.5 M nodes
-(benchmarks/README.md, stop 27).
+1.03 M asked at ≤ 6 tiles a hand, 55 k asked at 7 too; but asked at 7, deal 10 took 231.6 M nodes
+instead of 130.5 M (126.5 M at ≤ 6).  56 full deals: 25.8 M → 14.5 M nodes (benchmarks/README.md,
+stop 27).  Asked at 7 (STOPPER_TILES) since stop 45, when no deal of 200 needed more nodes for it.
 
 Sure multi-tile plays (`_sure_multi`, not from DDS): a pair or triple of s that no seat against it
 holds a whole beating play of takes its trick when led, like a sure single; the static bounds count
@@ -319,10 +319,13 @@ PROBE_B0 = 1000
 # 71.5 M -> 65.8 M nodes (seat 3 alike); the 60 deals of bench_solve_cli.py 68.3 M -> 61.8 M (deal 10:
 # 8.5 M -> 0.49 M, deal 17: 74 k -> 465 k).
 PROBE_TILES = 7
-# `_tricks_for_s` is asked at boundaries with at most this many tiles a hand.  Asked at 7 too, deal 10
-# of bench_solve_cli.py took 231.6 M nodes instead of 130.5 M (one thread, 2^22 entries); at most 6:
-# 126.5 M; deals 45 + 52: 11.5 M nodes before, 55 k asked at 7, 1.03 M at most 6 (stop 27).
-STOPPER_TILES = 6
+# `_tricks_for_s` is asked at boundaries with at most this many tiles a hand: the first boundary after a
+# full deal's first trick too (stop 45).  Stop 27, at most 6: deal 10 of bench_solve_cli.py 126.5 M nodes,
+# 231.6 M asked at 7 too (one thread, 2^22 entries).  Stop 45 (the solver of then, with in-trick entries,
+# stages and root games): 200 full deals, banker, every action, cap 30 M: 470.3 M -> 465.6 M nodes, no deal
+# more (deal 52 0.63 M -> 0.13 M, 45 0.57 M -> 0.14 M, 129 4.65 M -> 4.36 M, 49 85.4 M -> 83.9 M), the
+# 35 deals over 400 k nodes 14.9 s -> 13.8 s (medians of 3 runs alternated; benchmarks/README.md).
+STOPPER_TILES = 7
 PROBE_ROUNDS = 4
 # The proving side's discards in the games asked at a search's root (`_root_games`).  Narrower is
 # cheaper, but may miss the proof: deal 49's close needs 3; the hold game tries 1, then 3, and after
