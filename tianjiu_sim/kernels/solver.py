@@ -1932,7 +1932,7 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
     largest such k; else the get game when the floor of the lines where s adds at least k 戙 reaches
     beta, for the smallest such k (`_narrow_game`).  Once the close or hold game has answered 1 at this
     root the other is not asked again (X_KNOWN: bit 1 s closes, bit 2 it does not, bits 4 and 8 a wide
-    hold or get game failed).  The node is given as in
+    hold or get game failed with nodes of its budget left).  The node is given as in
     `_search` (a boundary, or a trick in progress: its 戙 still counted as to come); the bounds count
     no sure play (the hands are mid-trick), and no bonus may be in play (the caller's test).
     """
