@@ -1273,7 +1273,7 @@ def _tt_key(T, Q, X, hands, dong, leader):
 def _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead, caught, first, seat):
     """An in-trick node's key: the holdings up to equivalence, the trick so far, the 戙, leader and bonus state.
 
-    `_tt_key`'s reading with the standing single read as a held tile of its own owner (its rank splits
+    `_tt_key`'s reading with the standing single read as a held tile of a fifth owner (its rank splits
     tiles a boundary counts as equivalent: one may beat it, the other not), so its tile need not be
     keyed; a beaten lead is keyed by what is still read of it (its size, 至尊, a quartet), a standing
     multi-tile play exactly.  With the dice on (their suits are not in the reading) the hands are keyed
@@ -2015,9 +2015,12 @@ def _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi):
         if X[X_ABORT] != 0:
             break
         if not np.isnan(g):
+            made = True
             t = np.int64(np.floor(g))  # "at least g", g >= t
-        if not np.isnan(g) or _narrow_game(A, np.int64(GAME_AT_LEAST), t, Z, leader, lead_p, win_p, win_seat,
-                                           win_lead, actor, True, Z):
+        else:
+            made = _narrow_game(A, np.int64(GAME_AT_LEAST), t, Z, leader, lead_p, win_p, win_seat, win_lead, actor,
+                                True, Z) == 1
+        if made:
             lo = float(t)
             X[X_VALUE_CUTS] += 1
             # the narrow games first, s's discards owed and none owed, then the wide ones: deal 148's lead
