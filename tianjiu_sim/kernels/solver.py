@@ -162,6 +162,10 @@ deal 188's value 24.8 M → 7.2 M.  Asked at every boundary instead, the hold ga
 often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cuts).  The get game,
 the close game with the goal "s ends with at least k more 戙", answers the other side of such a value
 (the banker, shut out of the lead, still takes its one trick): deal 85's lead 5-3, 72 M → 6.1 M.
+Past GROW_NODES, where the root's games have no budget, the hold game is no longer asked (stop 46): the
+searches that get there are the long proofs, and its failures at width 1 and 3 cost more than its cuts
+(deal 194's lead 6-2, worth 1, "V >= 2" fails: 57 M nodes with it, 9.3 M without; 200 full deals, every
+action, cap 30 M: 465.6 M → 435.8 M nodes, only the five deals past GROW_NODES changed).
 
 The value games (not from DDS; stop 40): the same game with the goal "V_s at least t" (the others'
 discards owed) or "at most t" (s's owed, or none owed: the real game with the proving side narrowed,
@@ -2440,7 +2444,9 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
         v = np.nan
         if games and stage != 2:
-            v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
+            # past GROW_NODES (X_CLOSE 1) without the hold game: unbudgeted there, its failures cost more than
+            # its cuts (module docstring, the hold game)
+            v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b, False, X[X_CLOSE] != 1)
         if np.isnan(v) and X[X_ABORT] == 0:
             v = _search(A, np.int64(0),
                         leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
