@@ -296,18 +296,19 @@ def test_value_walk_asks_the_get_game_first(monkeypatch):
     assert sv.get_cuts > 0
 
 
-def test_no_hold_game_at_the_root_past_grow_nodes():
+def test_hold_game_on_a_budget_past_grow_nodes():
     """Full deal 194 of bench_solve_cli.py, the banker's lead 6-2 (worth 1: five 戙, another seat closes), as a
-    search past GROW_NODES runs it (the close game at every boundary, X_CLOSE 1) with "at least 1" known: proving
-    "V >= 2" fails took 57 M nodes with the root's unbudgeted hold game failing at width 1 and 3, 9.3 M without it
-    (stop 46).  The value as before."""
+    search past GROW_NODES runs it (the close game at every boundary, X_CLOSE 1; the hold game on HOLD_NODES) with
+    "at least 1" known: proving "V >= 2" fails took 57 M nodes with the root's hold game unbudgeted, failing at
+    width 1 and 3; 9.3 M without it (stop 46).  The value as before."""
+    import tianjiu_sim.kernels.position as P
+
     rules = RULES["hk"]()
     pos = position_from_deal(rules, list(R.deal_reference(rules, 1, 194)), [0] * 4, 0)
     sv = Solver(rules)
     child = next(sv.apply(pos, a, m) for a, m in sv.legal_actions(pos) if format_hand(m) == "6-2")
-    v, nodes, lo, hi = sv._run(child, 0, None, 20_000_000, sv._table(22), (1.0, math.inf), True, 1)
+    v, nodes, lo, hi = sv._run(child, 0, None, 20_000_000, sv._table(22), (1.0, math.inf), True, 1, P.HOLD_NODES)
     assert (v, lo, hi) == (1.0, 1.0, 1.0), (v, nodes, lo, hi)
-    assert sv.hold_cuts == 0
 
 
 CLOSE_RULES = ["hk", "hk-bonus", "folk2"]  # the close game needs the residual-tile dice off

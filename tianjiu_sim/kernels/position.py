@@ -240,6 +240,13 @@ POSITION_BUDGET = 300_000
 # own searches (cap 4 M): 41.0 M -> 39.5 M (deal 35 3.42 M -> 1.65 M); bench_solver.py (cap 5 M) gives up on 5
 # of 200 deals for the banker as before, on 12 instead of 11 for seat 3.
 SECOND_ORDER_STAGES = (1,)
+# Past GROW_NODES the hold game at the root of each test (kernels/solver.py, `_root_games`) shares HOLD_NODES nodes
+# of a search, where the close and get games have no budget: its failures at the root of a long proof cost more
+# than its cuts.  Full deal 194 of bench_solve_cli.py, the banker's lead 6-2: 90.9 M nodes unbudgeted, 76.8 M on
+# 1 M, 80.1 M on 4 M, 75.7 M without the hold game; but without it deal 188's value (`--value-only`) takes 28.2 M
+# nodes instead of 5.0 M.  200 full deals, every action, cap 30 M a search: 465.6 M -> 437.9 M nodes; deal 49
+# in `tjsim solve` 279 M nodes, 31.5 s -> 88.3 M, 9.0 s (benchmarks/README.md, stop 46).
+HOLD_NODES = 1_000_000
 
 
 class Solver:
@@ -400,7 +407,7 @@ class Solver:
             K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
         v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                    (got[2], got[3]), probes, int(self.close_game != "never"))
+                                    (got[2], got[3]), probes, int(self.close_game != "never"), HOLD_NODES)
         return v, got[1] + more, lo, hi
 
     def _staged(self, pos: Position, seat: int, guess: float | None, limit: int, tt: tuple,
@@ -439,8 +446,8 @@ class Solver:
              probes: bool = True, close: int = 0, games: int | None = None, walk: bool = False,
              order: int = 0) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
-        close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2
-        (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK); order 1: the
+        close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2,
+        the root's hold game's with close 1 (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK); order 1: the
         followers' second ordering (X_ORDER).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.

@@ -162,10 +162,10 @@ deal 188's value 24.8 M → 7.2 M.  Asked at every boundary instead, the hold ga
 often than it cut (deal 85's lead 3-1: 81 k failures costing 27 M nodes, 26 k cuts).  The get game,
 the close game with the goal "s ends with at least k more 戙", answers the other side of such a value
 (the banker, shut out of the lead, still takes its one trick): deal 85's lead 5-3, 72 M → 6.1 M.
-Past GROW_NODES, where the root's games have no budget, the hold game is no longer asked (stop 46): the
-searches that get there are the long proofs, and its failures at width 1 and 3 cost more than its cuts
-(deal 194's lead 6-2, worth 1, "V >= 2" fails: 57 M nodes with it, 9.3 M without; 200 full deals, every
-action, cap 30 M: 465.6 M → 435.8 M nodes, only the five deals past GROW_NODES changed).
+Past GROW_NODES, where the close and get games at the root have no budget, the hold game's tests share one
+(kernels/position.py, HOLD_NODES; stop 46): the searches that get there are the long proofs, and its failures at
+width 1 and 3 cost more than its cuts (deal 194's lead 6-2, worth 1, "V >= 2" fails: 57 M nodes unbudgeted,
+9.3 M without it); deal 188's value (`--value-only`) still needs it there (5.0 M nodes; 28.2 M without).
 
 The value games (not from DDS; stop 40): the same game with the goal "V_s at least t" (the others'
 discards owed) or "at most t" (s's owed, or none owed: the real game with the proving side narrowed,
@@ -281,7 +281,7 @@ EXACT = 99
 # position.py asks 2 in a search's first GROW_NODES, 1 past them); X_CLOSE_CUTS counts the close game's cuts.  X_GAME: GAME_CLOSE, GAME_HOLD (s held to at most
 # X_HOLD 戙 without closing) or GAME_GET (s gets at least X_HOLD 戙); X_WIDTH: the discards the proving
 # side may choose among at a turn (0: all); X_KNOWN: what the root's games showed (`_root_games`); X_HOLD_CUTS and X_GET_CUTS count
-# the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games may still take (`_game_call`);
+# the hold and get games' cuts.  X_GAME_BUDGET: the nodes the root's games (X_CLOSE 1: its hold game) may still take (`_game_call`);
 # X_VALUE_CUTS, X_VALUE_NODES: the value games' bounds proved and nodes (`_value_walk`); X_UNOWED 1: the
 # value game with no discard owed; X_WALK 1: the value walk at the root with X_CLOSE 2 as well, on the
 # games' budget (`_value_walk`); X_ORDER 1: the followers' second ordering (module docstring).
@@ -1966,8 +1966,9 @@ def _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, alpha, beta
                 break
             hi = h1
             most += 1
+        # past GROW_NODES (X_CLOSE 1) on the games' budget too, where the close and get games have none
         if _narrow_game(A, np.int64(GAME_HOLD), dong[s] + most, np.int64(4),
-                        leader, lead_p, win_p, win_seat, win_lead, actor, budgeted) == 1:
+                        leader, lead_p, win_p, win_seat, win_lead, actor, budgeted or X[X_CLOSE] == 1) == 1:
             X[X_KNOWN] |= 2
             X[X_HOLD_CUTS] += 1
             return hi
@@ -2444,9 +2445,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
             b = hi  # the value is at most hi: "value >= hi" is the test that can still settle it
         v = np.nan
         if games and stage != 2:
-            # past GROW_NODES (X_CLOSE 1) without the hold game: unbudgeted there, its failures cost more than
-            # its cuts (module docstring, the hold game)
-            v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b, False, X[X_CLOSE] != 1)
+            v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
         if np.isnan(v) and X[X_ABORT] == 0:
             v = _search(A, np.int64(0),
                         leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
