@@ -447,8 +447,8 @@ class Solver:
              order: int = 0) -> tuple[float, int, float, float]:
         """One call of the kernel on `tt` (default: the current table), giving up after `limit` nodes (0: never);
         close: the close game asked (kernels/solver.py, X_CLOSE); games: the root games' budget with close 2,
-        the root's hold game's with close 1 (default EARLY_GAME_NODES); walk: with close 2, the value walk first, on that budget (X_WALK); order 1: the
-        followers' second ordering (X_ORDER).
+        the root's hold game's with close 1 (default EARLY_GAME_NODES); walk: with close 2, the value walk first,
+        on that budget (X_WALK); order 1: the followers' second ordering (X_ORDER).
 
         Without a guess: the floor test first; with `known` bounds: the guess first, then the floor test.
         """
