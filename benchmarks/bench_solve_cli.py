@@ -5,7 +5,11 @@ Each deal (perfect shuffle, dealt in rounds, seed → deal i, as in bench_solver
 the first lead for the banker with every action (`tjsim solve --deal … --dong 0,0,0,0 --leader 0`),
 or with `--value-only`.  The time is the wall time of the whole command: interpreter start, imports,
 loading the compiled kernels from the cache, the search and the output.  A run past `--timeout`
-seconds is stopped and counted as "> timeout".  Prints a Markdown report for benchmarks/README.md.
+seconds is stopped and counted as "> timeout".  Before every 10th deal each command also solves a
+4-tile position (the example of `tjsim solve --help`), whose search is instant: the median of those
+runs is the fixed cost of a command on the machine that day, so that runs of different days, whose
+speed drifts, can be told apart from changes of the search.  Prints a Markdown report for
+benchmarks/README.md.
 Several `--tjsim` commands (e.g. a wrapper running an older checkout) are run in turn on each deal,
 so a before/after comparison sees the same drift of the machine; one row each.
 
@@ -55,7 +59,13 @@ def main() -> None:
     for tjsim in builds:  # one run first: the kernels are compiled or loaded into the OS file cache
         subprocess.run(command(tjsim, 0, ["--value-only"]), capture_output=True, check=True)
     times = {b: [] for b in builds}
+    fixed = {b: [] for b in builds}
+    small = ["solve", "--deal", "6-6 5-4 | 1-1 6-2 | 4-4 5-3 | 3-1 4-1", "--dong", "2,2,1,1", "--leader", "0"]
     for i in range(args.deals):
+        for tjsim in builds if i % 10 == 0 else ():
+            t = time.perf_counter()
+            subprocess.run([tjsim, *small], capture_output=True, check=True)
+            fixed[tjsim].append(time.perf_counter() - t)
         for tjsim in builds:
             t = time.perf_counter()
             try:
@@ -71,8 +81,8 @@ def main() -> None:
     print(f"Machine: {cpu_model()}, {args.deals} full `hk` deals (seed {args.seed}, deals 0–{args.deals - 1}), "
           f"banker to lead, warm cache, runs stopped after {args.timeout:.0f} s"
           f"{', the builds run in turn on each deal' if len(builds) > 1 else ''}.\n")
-    print("| command | median | 75th pct | 90th pct | worst | ≤ 1 s | stopped |")
-    print("|---|---|---|---|---|---|---|")
+    print("| command | median | 75th pct | 90th pct | worst | ≤ 1 s | stopped | fixed cost (4-tile position) |")
+    print("|---|---|---|---|---|---|---|---|")
     for tjsim in builds:
         done = sorted(times[tjsim])
         n = len(done)
@@ -84,7 +94,8 @@ def main() -> None:
             return fmt(done[min(n - 1, int(p * n))])
 
         print(f"| `{tjsim}` | {fmt(statistics.median(done))} | {q(0.75)} | {q(0.90)} | {q(1.0)} "
-              f"| {sum(t <= 1.0 for t in done)}/{n} | {sum(t == float('inf') for t in done)}/{n} |")
+              f"| {sum(t <= 1.0 for t in done)}/{n} | {sum(t == float('inf') for t in done)}/{n} "
+              f"| {statistics.median(fixed[tjsim]):.2f} s ({len(fixed[tjsim])} runs) |")
 
 
 if __name__ == "__main__":
