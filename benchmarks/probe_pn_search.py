@@ -26,6 +26,13 @@ INF = 10**9
 SEAT = 0  # the banker, who leads
 
 
+def zero_window(sv: P.Solver, pos, t: int, limit: int, close: int = 2) -> tuple[float, float, int]:
+    """The solver's one test "V_SEAT >= t" from pos on its current table (limit nodes, 0: none): bounds, nodes."""
+    _, n, lo, hi = sv._run(pos, SEAT, float(t), limit, sv.tt, (t - 1.0, float(t)), True, close,
+                           P.EARLY_GAME_NODES if close == 2 else P.HOLD_NODES)
+    return lo, hi, n
+
+
 class Node:
     """A df-pn node: its position, proof and disproof numbers, children once expanded."""
 
@@ -46,11 +53,9 @@ class PnSearch:
 
     def leaf(self, pos) -> tuple[int, int]:
         """(pn, dn) of a new node from the solver's test on a budget ((1, 1) when not settled)."""
-        t = self.t
-        _, _, lo, hi = self.sv._run(pos, SEAT, float(t), self.budget, self.sv.tt, (t - 1.0, float(t)), True, 2,
-                                    P.EARLY_GAME_NODES)
+        lo, hi, _ = zero_window(self.sv, pos, self.t, self.budget)
         self.leaves += 1
-        return (0, INF) if lo >= t else ((INF, 0) if hi < t else (1, 1))
+        return (0, INF) if lo >= self.t else ((INF, 0) if hi < self.t else (1, 1))
 
     def node(self, pos) -> Node:
         """The node of a position, made (and its leaf test run) on first sight."""
@@ -110,8 +115,7 @@ def main() -> None:
             sv.tt = sv._table(22)
             sv._new_generation()
             start = time.perf_counter()
-            _, n, lo, hi = sv._run(child, SEAT, float(t), 0, sv.tt, (t - 1.0, float(t)), True, close,
-                                   P.EARLY_GAME_NODES if close == 2 else P.HOLD_NODES)
+            lo, _, n = zero_window(sv, child, t, 0, close)
             print(f"| V ≥ {t} | alpha-beta, X_CLOSE {close} | {lo >= t} | {n / 1e6:.2f} M | "
                   f"{time.perf_counter() - start:.1f} s |", flush=True)
         for budget in args.budget or [2000, 20000]:
