@@ -1075,3 +1075,82 @@ def test_a_full_bucket_gives_up_its_entry_with_fewest_tiles():
     assert K._tt_find(ttk, ttg, X, 0, at, 0, 2 << K.K2_DEPTH) == -1  # the evicted key is gone
     X[K.X_GEN] = 4  # a new generation: every slot is free again
     assert K._tt_claim(ttk, ttv, ttb, ttg, X, 0, 5, 0, 1 << K.K2_DEPTH) == 0
+
+
+def _relaxed_solver(rules, pos: Position, seat: int, game: int) -> Solver:
+    """A solver of one relaxed game (kernels/relaxed.py) for `seat` from `pos`."""
+    from tianjiu_sim.kernels.relaxed import gap_tables
+
+    sv = Solver(rules, tt_bits=14, twins=False, relaxed=False)
+    sv.T = gap_tables(rules, sv.cat, pos.hands, pos.trick, seat, game)
+    sv.twin_pairs = []
+    return sv
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_relaxed_games_bound_the_value(name):
+    """The game where the other side's singles of one gap between s's ranks tie (weaker side) is worth at least
+    V_s, the one where they beat each other (stronger side) at most: against the brute force on random positions
+    (boundaries and tricks in progress, every seat), and against the exact solver on 5-tile cut positions, where
+    both games also differ from V_s with more than one seat against s (so the test sees them at work)."""
+    from tianjiu_sim.kernels.relaxed import STRONGER, WEAKER
+
+    rules = RULES[name]()
+    rng = random.Random(4900 + len(name))
+    for i in range(150):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        want = brute(rules, pos, seat)
+        low, _ = _relaxed_solver(rules, pos, seat, STRONGER).value(pos, seat)
+        high, _ = _relaxed_solver(rules, pos, seat, WEAKER).value(pos, seat)
+        assert low - 1e-9 <= want <= high + 1e-9, (name, i, pos, seat, low, want, high)
+    below = above = 0
+    for i in range(40):
+        pos = _cut_position(rules, rng, 5 if rules.players == 4 else 6)
+        if not pos.hands[pos.leader]:
+            continue
+        seat = rng.choice(pos.active())
+        want, _ = Solver(rules, tt_bits=16).value(pos, seat)
+        low, _ = _relaxed_solver(rules, pos, seat, STRONGER).value(pos, seat)
+        high, _ = _relaxed_solver(rules, pos, seat, WEAKER).value(pos, seat)
+        assert low - 1e-9 <= want <= high + 1e-9, (name, i, pos, seat, low, want, high)
+        below += low < want - 1e-9
+        above += high > want + 1e-9
+    if rules.players == 2:  # one seat against s: no two of its plays ever meet in a trick, so both games are the game
+        assert below == above == 0, (below, above)
+    else:
+        assert below + above > 0, (below, above)
+
+
+def test_relaxed_games_change_no_value(monkeypatch):
+    """Solver(relaxed=True): a search still open past GROW_NODES asks the relaxed games (position.RELAXED_NODES
+    each, their own solvers): the same values and actions' values as without them, bounds from them that settle
+    some searches, and every node of theirs counted against a cap."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = preset("hk")
+    cases = _costly_solved(rules, 49, 6)
+    monkeypatch.setattr(P, "TT_START_BITS", 10)
+    monkeypatch.setattr(P, "GROW_NODES", 1500)
+    monkeypatch.setattr(P, "STAGE_NODES", ())
+    monkeypatch.setattr(P, "RELAXED_NODES", 4000)
+    monkeypatch.setattr(P, "RELAX_AFTER", 500)
+    asked = settled = 0
+    for pos, full in cases:
+        sv = Solver(rules, tt_bits=14, relaxed=True)
+        bounds = sv._relaxed_bounds
+        calls = []
+
+        def spy(*a, **k):
+            got = bounds(*a, **k)
+            calls.append(got[0] >= got[1])
+            return got
+
+        sv._relaxed_bounds = spy
+        sol = sv.solve(pos, 0)
+        assert sol.value == full.value and [a.value for a in sol.actions] == [a.value for a in full.actions]
+        asked += len(calls)
+        settled += sum(calls)
+        v, n = Solver(rules, tt_bits=14, max_nodes=3000, relaxed=True).value(pos, 0)
+        assert (v != v and n <= 3000 + 200) or v == full.value
+    assert asked > 0 and settled > 0, (asked, settled)

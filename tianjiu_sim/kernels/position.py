@@ -23,6 +23,7 @@ from ..game.tiles import FULL_MASK, TILE_KIND, bits_of, parse_hand, popcount
 from . import solver as K
 from .layout import (R_DICE_ON, R_QUARTET_BONUS, R_SUIT_GONG, R_SUIT_YAO, R_SUIT_ZA, R_SUPREME_BONUS,
                      R_SUPREME_CLOSE)
+from .relaxed import STRONGER, WEAKER, gap_tables
 from .tables import pack_params
 from .threads import run_interruptible
 
@@ -247,6 +248,17 @@ SECOND_ORDER_STAGES = (1,)
 # nodes instead of 5.0 M.  200 full deals, every action, cap 30 M a search: 465.6 M -> 437.9 M nodes; deal 49
 # in `tjsim solve` 279 M nodes, 31.5 s -> 88.3 M, 9.0 s (benchmarks/README.md, stop 46).
 HOLD_NODES = 1_000_000
+# Solver(relaxed=True): a search still open RELAX_AFTER nodes past GROW_NODES asks the two relaxed games of
+# kernels/relaxed.py (the other seats' singles read by the gaps between s's ranks), each on RELAXED_NODES nodes in
+# its own solver and table: the game with the weaker other side for a ceiling, then "does the game with the
+# stronger side reach it?" for a floor; when they meet, that is the value, else the search goes on from them.
+# Off by default: the games settle some of the dearest searches at a tenth of their nodes and waste their budget on
+# others.  Every action of the five deals of 200 whose searches pass GROW_NODES, cap 30 M nodes a search
+# (benchmarks/README.md, stop 49): deal 194 64.3 M -> 23.4 M nodes, but deal 49 84.4 M -> 98.4 M, 96 135.1 M ->
+# 140.1 M, 78 18.5 M -> 22.5 M; with RELAX_AFTER 8 M, 194 -> 35.4 M, 49 -> 109.4 M.  The positions' own searches
+# (`--value-only`) gain nothing.
+RELAXED_NODES = 2_000_000
+RELAX_AFTER = 2_000_000
 
 
 class Solver:
@@ -254,7 +266,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True, close_game: str = "late", twins: bool = True):
+                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = False):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -271,6 +283,9 @@ class Solver:
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
+        self.relaxed = relaxed  # True: the relaxed games past GROW_NODES (RELAXED_NODES; off by default, measured)
+        self._relaxers: dict[int, Solver] = {}  # a solver per relaxed game, its own tables (`_relaxed_bounds`)
+        self.parent: Solver | None = None  # a relaxed game's solver: the solver it bounds, which a stop reaches
         # the pairs as the tables hold them (K_TWIN: the lower twin's bit on the higher's row)
         self.twin_pairs = [(int(self.T[K.ROW_TILE + hi, K.K_TWIN]).bit_length() - 1, hi)
                            for hi in range(32) if self.T[K.ROW_TILE + hi, K.K_TWIN]]
@@ -406,9 +421,57 @@ class Solver:
         if full is not tt:
             K.tt_grow(tt, full, self.gen)
         self.tt = full  # the table the search goes on in, so also the next of a chain (`_chain`)
-        v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - got[1], 1), full,
-                                    (got[2], got[3]), probes, int(self.close_game != "never"), HOLD_NODES)
-        return v, got[1] + more, lo, hi
+        close = int(self.close_game != "never")
+        first_run = RELAX_AFTER if self.relaxed and self.Q[R_DICE_ON] == 0 else 0
+        if limit > 0 and (first_run == 0 or limit - got[1] < first_run):
+            first_run = max(limit - got[1], 1)
+        v, more, lo, hi = self._run(pos, seat, guess, first_run, full, (got[2], got[3]), probes, close, HOLD_NODES)
+        done = got[1] + more
+        if not np.isnan(v) or self.interrupted or self.timed_out or 0 < limit <= done:
+            return v, done, lo, hi
+        lo, hi, n = self._relaxed_bounds(pos, seat, lo, hi, 0 if limit <= 0 else limit - done)
+        done += n
+        if lo >= hi or self.interrupted or self.timed_out or 0 < limit <= done:
+            return (lo if lo >= hi else math.nan), done, lo, hi
+        # the hold game had its nodes in the first run
+        v, more, lo, hi = self._run(pos, seat, guess, 0 if limit <= 0 else max(limit - done, 1), full,
+                                    (lo, hi), probes, close, 0)
+        return v, done + more, lo, hi
+
+    def _relaxed_bounds(self, pos: Position, seat: int, lo: float, hi: float, left: int = 0) -> tuple[float, float, int]:
+        """(lo, hi) narrowed by the relaxed games (kernels/relaxed.py), each searched on RELAXED_NODES nodes (and
+        all of them on at most `left`, if set) by a solver of its own: the floor the game with the stronger other
+        side proves, the ceiling the one with the weaker proves; and their nodes."""
+        nodes = 0
+        if not self.relaxed or self.Q[R_DICE_ON] != 0:
+            return lo, hi, nodes
+        for game in (WEAKER, STRONGER):
+            budget = RELAXED_NODES if left <= 0 else min(RELAXED_NODES, left - nodes)
+            if lo >= hi or self.interrupted or self.timed_out or budget <= 0:
+                break
+            sub = self._relaxers.get(game)
+            if sub is None:
+                sub = self._relaxers[game] = Solver(self.rules, self.tt_bits, self.dominance, 0, self.probes,
+                                                    trick_table=self.trick_table, stoppers=self.stoppers,
+                                                    close_game=self.close_game, twins=False, relaxed=False)
+                sub.parent = self
+            sub.T = gap_tables(self.rules, self.cat, pos.hands, pos.trick, seat, game)
+            sub.interruptible, sub.deadline, sub.time_limit = self.interruptible, self.deadline, self.time_limit
+            sub.interrupted = sub.timed_out = False
+            sub._new_generation()
+            # the weaker side's game first, for a ceiling; then "does the stronger side's game reach it?"
+            known = (-math.inf, hi) if game == STRONGER else (lo, math.inf)
+            guess = hi if game == STRONGER and math.isfinite(hi) else None
+            _, n, low, high = sub._growing(pos, seat, guess, known, sub.tt, budget=budget)
+            nodes += n
+            self.nodes_searched += n
+            self.interrupted |= sub.interrupted
+            self.timed_out |= sub.timed_out
+            if game == STRONGER:
+                lo = max(lo, low)  # V >= V'' >= low
+            else:
+                hi = min(hi, high)  # V <= V' <= high
+        return lo, hi, nodes
 
     def _staged(self, pos: Position, seat: int, guess: float | None, limit: int, tt: tuple,
                 known: tuple[float, float] | None, probes: bool, close: int,
@@ -472,8 +535,12 @@ class Solver:
             v = self._run_in_thread(X, args)
         else:
             self.live = X
+            if self.parent is not None:  # `_search_all`'s stop() and progress read the bounded solver's
+                self.parent.live = X
             v = K.mtd_kernel(*args)
         self.live = None  # before the count grows: a reader adding both never counts a node twice
+        if self.parent is not None:
+            self.parent.live = None
         self.nodes_searched += int(X[K.X_NODES])
         self.close_cuts += int(X[K.X_CLOSE_CUTS])
         self.hold_cuts += int(X[K.X_HOLD_CUTS])
@@ -639,7 +706,7 @@ class Solver:
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
                       trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game,
-                      twins=self.twins)
+                      twins=self.twins, relaxed=self.relaxed)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the

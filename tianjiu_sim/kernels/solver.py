@@ -343,9 +343,12 @@ HOLD_WIDTH = 3
 VALUE_NODES = 2_000_000
 
 
-def build_solver_tables(rules: RuleSet) -> np.ndarray:
-    """The solver's play and tile tables for a rule set (layout: ROW_* / C_* / K_*)."""
-    cat = catalogue(rules)
+def build_solver_tables(rules: RuleSet, cat=None, tie_order=None) -> np.ndarray:
+    """The solver's play and tile tables for a rule set (layout: ROW_* / C_* / K_*).
+
+    A relaxed game (kernels/relaxed.py) passes its own catalogue `cat`, and `tie_order` (a key per tile) to
+    order the tiles of equal rank in the table keys' reading (`_reading`) by seat."""
+    cat = catalogue(rules) if cat is None else cat
     n = cat.n
     if n > 96:
         raise ValueError(f"the solver's tables hold 96 plays, the catalogue has {n}")
@@ -377,7 +380,10 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
         t[row, K_SINGLE] = p
         t[row, K_CLS] = c
         t[row, K_RANK] = r
-        t[row, K_ABOVE] = sum(masks[q] for q in same if int(cat.rank[q]) > r)
+        # above / below from the beating relation, which is the ranks' in every rule set; a relaxed game's
+        # (kernels/relaxed.py) may let two tiles of equal rank beat each other: each is then above the other,
+        # and still "equal", so that `_groups` keeps them apart from the tiles they do not tie with
+        t[row, K_ABOVE] = sum(masks[q] for q in same if cat.beats_follow[q, p])
         t[row, K_EQUAL] = sum(masks[q] for q in same if int(cat.rank[q]) == r and q != p)
         partners = 0
         for m in pairs:
@@ -388,13 +394,14 @@ def build_solver_tables(rules: RuleSet) -> np.ndarray:
         t[row, K_SUIT] = next(suit_index[s] for s, m in BB_FOLK_SUIT.items() if m >> b & 1)
         t[row, K_STR] = 100 * (r - lo) // max(1, hi - lo)
         t[row, K_CMASK] = sum(masks[q] for q in same)
-        t[row, K_BELOW] = sum(masks[q] for q in same if int(cat.rank[q]) < r)
+        t[row, K_BELOW] = sum(masks[q] for q in same if cat.beats_follow[p, q])
     # Group reductions use "a tile is in a multi-tile play of the hand iff it is in a two-tile
     # play of the hand"; check that every tile of a larger play is in a two-tile play inside it.
     for m, k in zip(masks, cat.size):
         if k > 2 and any(not any(q >> b & 1 and q & m == q for q in pairs) for b in range(N_TILES) if m >> b & 1):
             raise ValueError(f"play {m:#x}: a tile is in no two-tile play inside it")
-    order = sorted(range(N_TILES), key=lambda b: (int(t[ROW_TILE + b, K_CLS]), -int(t[ROW_TILE + b, K_RANK]), b))
+    order = sorted(range(N_TILES), key=lambda b: (int(t[ROW_TILE + b, K_CLS]), -int(t[ROW_TILE + b, K_RANK]),
+                                                  0 if tie_order is None else tie_order[b], b))
     for j, b in enumerate(order):
         cls = t[ROW_TILE + b, K_CLS]
         first = min(i for i, c in enumerate(order) if t[ROW_TILE + c, K_CLS] == cls)
@@ -1449,8 +1456,10 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
             if leaf >> k & 1:
                 seat = ky[ply, k]
                 t = ctz(hands[seat])
-                if (T[ROW_TILE + t, K_CLS] != T[ROW_TILE + stand, K_CLS]
-                        or T[ROW_TILE + t, K_RANK] <= T[ROW_TILE + stand, K_RANK]
+                # the tables' beating relation, not the ranks: a relaxed game's tables may let tiles of equal
+                # rank beat each other (kernels/relaxed.py)
+                col = C_BU_LED if stand == lead_tile else C_BU_FOL
+                if ((T[ROW_PLAY + T[ROW_TILE + stand, K_SINGLE], col] >> t) & 1 == 0
                         or (Q[R_EARLY_DEATH] != 0 and dong[seat] + 1 < Q[R_MIN_DONG])):
                     valid = False
                     break
