@@ -254,9 +254,9 @@ HOLD_NODES = 1_000_000
 # stronger side reach it?" for a floor; when they meet, that is the value, else the search goes on from them.
 # Off by default: the games settle some of the dearest searches at a tenth of their nodes and waste their budget on
 # others.  Every action of the five deals of 200 whose searches pass GROW_NODES, cap 30 M nodes a search
-# (benchmarks/README.md, stop 49): deal 194 64.3 M -> 23.4 M nodes, but deal 49 84.4 M -> 98.4 M, 96 135.1 M ->
-# 140.1 M, 78 18.5 M -> 22.5 M; with RELAX_AFTER 8 M, 194 -> 35.4 M, 49 -> 109.4 M.  The positions' own searches
-# (`--value-only`) gain nothing.
+# (benchmarks/README.md, stop 49): deal 194 64.3 M -> 22.9 M nodes, but deal 49 84.4 M -> 98.4 M, 96 135.1 M ->
+# 140.1 M, 78 18.5 M -> 22.5 M (RELAXED_NODES 1.5 M: 194 50.4 M).  The position's value alone (`--value-only`,
+# cap 60 M): deal 194 57.2 M -> 9.5 M, 78 8.2 M -> 12.4 M; 49 and 136 past the cap either way.
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
@@ -459,9 +459,10 @@ class Solver:
             sub.interruptible, sub.deadline, sub.time_limit = self.interruptible, self.deadline, self.time_limit
             sub.interrupted = sub.timed_out = False
             sub._new_generation()
-            # the weaker side's game first, for a ceiling; then "does the stronger side's game reach it?"
+            # the weaker side's game first, for a ceiling: its tests walk down from its static ceiling (a guess
+            # above every value); then "does the stronger side's game reach that ceiling?", walking down from it
             known = (-math.inf, hi) if game == STRONGER else (lo, math.inf)
-            guess = hi if game == STRONGER and math.isfinite(hi) else None
+            guess = (hi if math.isfinite(hi) else None) if game == STRONGER else 1e9
             _, n, low, high = sub._growing(pos, seat, guess, known, sub.tt, budget=budget)
             nodes += n
             self.nodes_searched += n
