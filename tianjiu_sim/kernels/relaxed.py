@@ -20,7 +20,8 @@ with the tiles of equal rank ordered by seat) merge them.  On the dearest full d
 the two games settle tests the real search takes tens of millions of nodes for (benchmarks/README.md, stop 49).
 
 Both are built as solver tables from a changed catalogue (`build_solver_tables`), so the solver's kernel plays
-them unchanged: it reads beating only from the tables' lists and masks (`_last_single_trick` too, since stop 49).
+them unchanged: it decides every beat from the tables' lists and masks (`_last_single_trick` too, since stop 49),
+and reads the ranks only to order moves and, in the close game's last trick, to pick a side's highest beating tile.
 """
 from __future__ import annotations
 
