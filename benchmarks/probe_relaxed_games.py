@@ -20,7 +20,7 @@ from tianjiu_sim.game.reference import deal_reference
 from tianjiu_sim.game.rules import preset
 from tianjiu_sim.game.tiles import parse_hand
 from tianjiu_sim.kernels import position as P
-from tianjiu_sim.kernels.relaxed import STRONGER, WEAKER, gap_tables
+from tianjiu_sim.kernels.relaxed import STRONGER, WEAKER
 
 SEAT = 0  # the banker, who leads
 TESTS = ["194:6-2:1", "194:6-2:2", "194:4-2:1", "194:4-2:2", "194:-:2", "136:2-2:14", "136:-:15",
@@ -56,9 +56,7 @@ def main() -> None:
         for close in (2, 1):
             cells.append(test(real, pos, int(t), int(args.limit), close))
         for game in (STRONGER, WEAKER):
-            sv = P.Solver(rules, tt_bits=22, twins=False)
-            sv.T = gap_tables(rules, sv.cat, pos.hands, pos.trick, SEAT, game)
-            sv.twin_pairs = []
+            sv = P.Solver(rules, tt_bits=22).play_relaxed(pos, SEAT, game)
             cells.append(test(sv, pos, int(t), int(args.limit), 2))
         row = " | ".join(f"{a}, {n / 1e6:.2f} M, {s:.1f} s" for a, n, s in cells)
         print(f"| {deal}, {'before the lead' if lead == '-' else lead} | V ≥ {t} | {row} |", flush=True)

@@ -1079,12 +1079,7 @@ def test_a_full_bucket_gives_up_its_entry_with_fewest_tiles():
 
 def _relaxed_solver(rules, pos: Position, seat: int, game: int) -> Solver:
     """A solver of one relaxed game (kernels/relaxed.py) for `seat` from `pos`."""
-    from tianjiu_sim.kernels.relaxed import gap_tables
-
-    sv = Solver(rules, tt_bits=14, twins=False, relaxed=False)
-    sv.T = gap_tables(rules, sv.cat, pos.hands, pos.trick, seat, game)
-    sv.twin_pairs = []
-    return sv
+    return Solver(rules, tt_bits=14).play_relaxed(pos, seat, game)
 
 
 @pytest.mark.parametrize("name", list(RULES))

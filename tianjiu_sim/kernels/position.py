@@ -438,6 +438,13 @@ class Solver:
                                     (lo, hi), probes, close, 0)
         return v, done + more, lo, hi
 
+    def play_relaxed(self, pos: Position, seat: int, game: int) -> Solver:
+        """Make this solver play a relaxed game (kernels/relaxed.py, WEAKER or STRONGER) for `seat` from `pos`, with
+        twins off (the gaps need not keep their symmetry); returns it."""
+        self.T = gap_tables(self.rules, self.cat, pos.hands, pos.trick, seat, game)
+        self.twins, self.twin_pairs, self.relaxed = False, [], False
+        return self
+
     def _relaxed_bounds(self, pos: Position, seat: int, lo: float, hi: float, left: int = 0) -> tuple[float, float, int]:
         """(lo, hi) narrowed by the relaxed games (kernels/relaxed.py), each searched on RELAXED_NODES nodes (and
         all of them on at most `left`, if set) by a solver of its own: the floor the game with the stronger other
@@ -453,9 +460,9 @@ class Solver:
             if sub is None:
                 sub = self._relaxers[game] = Solver(self.rules, self.tt_bits, self.dominance, 0, self.probes,
                                                     trick_table=self.trick_table, stoppers=self.stoppers,
-                                                    close_game=self.close_game, twins=False, relaxed=False)
+                                                    close_game=self.close_game)
                 sub.parent = self
-            sub.T = gap_tables(self.rules, self.cat, pos.hands, pos.trick, seat, game)
+            sub.play_relaxed(pos, seat, game)
             sub.interruptible, sub.deadline, sub.time_limit = self.interruptible, self.deadline, self.time_limit
             sub.interrupted = sub.timed_out = False
             sub._new_generation()

@@ -61,11 +61,10 @@ def gap_catalogue(cat: Catalogue, s_tiles: int, side: int, game: int) -> Catalog
 def gap_tables(rules: RuleSet, cat: Catalogue, hands: tuple[int, ...], trick: tuple, seat: int, game: int) -> np.ndarray:
     """Solver tables of a relaxed game (WEAKER or STRONGER) for `seat` from the hands still held and the trick in
     progress ((seat, action, tiles) a play).  Twins (`twin_pairs`) are off: the gaps need not keep their symmetry."""
-    for p in range(cat.n):  # the gaps read beating from the ranks: true of every rule set's singles
-        if cat.size[p] == 1:
-            for q in range(cat.n):
-                if cat.size[q] == 1 and bool(cat.beats_follow[p, q]) != (cat.cls[p] == cat.cls[q] and cat.rank[p] > cat.rank[q]):
-                    raise ValueError("single tiles beat each other other than by rank")
+    single = np.flatnonzero(cat.size == 1)  # the gaps read beating from the ranks: true of every rule set's singles
+    by_rank = (cat.cls[single][:, None] == cat.cls[single][None, :]) & (cat.rank[single][:, None] > cat.rank[single][None, :])
+    if not np.array_equal(cat.beats_follow[np.ix_(single, single)], by_rank):
+        raise ValueError("single tiles beat each other other than by rank")
     held = list(hands)
     for x, _, m in trick:  # a tile played in the trick still stands or was beaten by its seat's side
         held[x] |= m
