@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Node counts of `tjsim solve` on full `hk` deals: the measure to compare the solver's constants by.
+
+Each deal (seed → deal i, as bench_solve_cli.py) is solved from the first lead for the banker, the value and
+every action, as `tjsim solve` does (`Solver.solve`), one search at a time; a search gives up after `--cap`
+nodes.  Node counts do not drift with the machine as times do, so two runs compare exactly, deal by deal.
+Beside the nodes, the *path*: the position's own search plus the busier of two threads taking the chains of
+actions in turn, each chain to the thread with fewer nodes so far (`tjsim solve` on 2 cores); at 300–400 ns a
+node and a fixed cost of 0.5–0.65 s (benchmarks/README.md, stop 50), a path of about 1.2 M nodes is a second.
+
+`--set NAME=VALUE` changes a constant of kernels/position.py for the run (STAGE_NODES takes a comma list).
+Deals 0–199 are the ones the constants were tuned on; a change must hold on the hold-out deals 200–399 too
+(`--first 200`): at stop 50 two stage lengths that gained on 32 tuning deals lost 3.8 M → 31.8 M nodes on one
+hold-out deal (docs/solver.md).
+
+    python benchmarks/bench_solve_nodes.py --first 200 --deals 200 --out /tmp/base.tsv
+    python benchmarks/bench_solve_nodes.py --first 200 --deals 200 --set WALK_STAGE=1 --out /tmp/walk1.tsv
+    python benchmarks/bench_solve_nodes.py --compare /tmp/base.tsv /tmp/walk1.tsv
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PATH_SECOND = 1_200_000  # a path of about this many nodes is `tjsim solve`'s second (module docstring)
+
+
+def _constant(name: str, text: str):
+    """The value of --set NAME=text for position.py's constant NAME (a tuple for a comma list)."""
+    from tianjiu_sim.kernels import position as P  # noqa: PLC0415
+
+    if not hasattr(P, name) or not name.isupper():
+        sys.exit(f"bench_solve_nodes.py: --set {name}: no such constant in kernels/position.py")
+    old = getattr(P, name)
+    if isinstance(old, tuple):
+        return tuple(int(float(x)) for x in text.split(",") if x)
+    if isinstance(old, bool):
+        return text.lower() in ("1", "true", "yes")
+    return type(old)(float(text))
+
+
+def solve_deal(job: tuple) -> tuple:
+    """(deal, nodes, path, seconds, values) of one deal with the constants `sets`."""
+    i, seed, cap, sets, relaxed = job
+    from tianjiu_sim.game.reference import deal_reference  # noqa: PLC0415
+    from tianjiu_sim.game.rules import preset  # noqa: PLC0415
+    from tianjiu_sim.kernels import position as P  # noqa: PLC0415
+
+    for name, text in sets:
+        setattr(P, name, _constant(name, text))
+    rules = preset("hk")
+    pos = P.position_from_deal(rules, list(deal_reference(rules, seed, i)), [0] * 4, 0)
+    solver = P.Solver(rules, tt_bits=22, max_nodes=cap, relaxed=relaxed)
+    chains: list[int] = []
+    chain = solver._chain
+
+    def counted(jobs, seat, base):
+        out = chain(jobs, seat, base)
+        chains.append(sum(n for _, n, _, _ in out))
+        return out
+
+    solver._chain = counted
+    t = time.perf_counter()
+    sol = solver.solve(pos, 0, threads=1)
+    dt = time.perf_counter() - t
+    threads = [0, 0]
+    for n in chains:
+        threads[threads[1] < threads[0]] += n
+    path = sol.nodes - sum(chains) + max(threads)
+    values = ",".join("nan" if math.isnan(a.value) else f"{a.value:g}" for a in sol.actions)
+    return i, sol.nodes, path, dt, values
+
+
+def load(path: str) -> dict:
+    """deal → (nodes, path, seconds, values) of a run's file."""
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        if line and not line.startswith("#"):
+            i, nodes, p, dt, values = line.split("\t")
+            out[int(i)] = (int(nodes), int(p), float(dt), values)
+    return out
+
+
+def summary(run: dict, deals: list) -> str:
+    """One line: nodes in all, and the deals whose path passes a second and 2, 5 and 15 times that."""
+    over = [sum(run[i][1] > k * PATH_SECOND for i in deals) for k in (1, 2, 5, 15)]
+    return (f"{sum(run[i][0] for i in deals) / 1e6:.1f} M nodes; path over 1.2 M nodes (about a second): {over[0]}, "
+            f"over 2.4 M: {over[1]}, over 6 M: {over[2]}, over 18 M: {over[3]}")
+
+
+def compare(a_path: str, b_path: str) -> None:
+    """Print two runs side by side: their summaries, any value that differs, the deals that changed most."""
+    a, b = load(a_path), load(b_path)
+    deals = sorted(set(a) & set(b))
+    print(f"{len(deals)} deals in both")
+    print(f"  {a_path}: {summary(a, deals)}")
+    print(f"  {b_path}: {summary(b, deals)}")
+    differ = [i for i in deals if a[i][3] != b[i][3] and "nan" not in a[i][3] + b[i][3]]
+    print(f"values that differ: {differ or 'none'}")
+    for i in sorted(deals, key=lambda i: -abs(b[i][1] - a[i][1]))[:15]:
+        if a[i][1] != b[i][1]:
+            print(f"  deal {i}: path {a[i][1] / 1e6:.2f} M -> {b[i][1] / 1e6:.2f} M, "
+                  f"nodes {a[i][0] / 1e6:.2f} M -> {b[i][0] / 1e6:.2f} M")
+
+
+def main() -> None:
+    """Run the deals, or compare two runs."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="the first deal (200: the hold-out deals 200–399)")
+    ap.add_argument("--only", help="these deals instead, comma-separated")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cap", type=float, default=30e6, help="nodes before a search gives up")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a constant of kernels/position.py for this run (repeatable)")
+    ap.add_argument("--relaxed", action="store_true", help="Solver(relaxed=True): ask the relaxed games (off in tjsim solve)")
+    ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument("--out", help="write one line a deal here (tab-separated), as deals finish")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two --out files and stop")
+    args = ap.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
+    sets = []
+    for item in args.set:
+        name, _, text = item.partition("=")
+        _constant(name, text)  # a bad name stops the run before any deal
+        sets.append((name, text))
+    deals = ([int(x) for x in args.only.split(",")] if args.only
+             else list(range(args.first, args.first + args.deals)))
+    jobs = [(i, args.seed, int(args.cap), tuple(sets), args.relaxed) for i in deals]
+    label = " ".join(args.set + (["--relaxed"] if args.relaxed else [])) or "defaults"
+    run = {}
+    out = open(args.out, "w") if args.out else None  # noqa: SIM115  (written as deals finish)
+    if out:
+        out.write(f"# deal\tnodes\tpath\tseconds\tvalues — seed {args.seed}, cap {int(args.cap)}, "
+                  f"{label}\n")
+    with Pool(args.processes) as pool:
+        for i, nodes, path, dt, values in pool.imap_unordered(solve_deal, jobs):
+            run[i] = (nodes, path, dt, values)
+            if out:
+                out.write(f"{i}\t{nodes}\t{path}\t{dt:.3f}\t{values}\n")
+                out.flush()
+            print(f"deal {i}: {nodes:,} nodes, path {path:,}", file=sys.stderr, flush=True)
+    if out:
+        out.close()
+    print(f"{len(deals)} deals, {label}: {summary(run, deals)}")
+
+
+if __name__ == "__main__":
+    main()
