@@ -119,7 +119,8 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=30e6, help="nodes before a search gives up")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a constant of kernels/position.py for this run (repeatable)")
-    ap.add_argument("--relaxed", action="store_true", help="Solver(relaxed=True): ask the relaxed games (off in tjsim solve)")
+    ap.add_argument("--no-relaxed", dest="relaxed", action="store_false",
+                    help="Solver(relaxed=False): never ask the relaxed games (tjsim solve asks them past 6 M nodes)")
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--out", help="write one line a deal here (tab-separated), as deals finish")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two --out files and stop")
@@ -135,7 +136,7 @@ def main() -> None:
     deals = ([int(x) for x in args.only.split(",")] if args.only
              else list(range(args.first, args.first + args.deals)))
     jobs = [(i, args.seed, int(args.cap), tuple(sets), args.relaxed) for i in deals]
-    label = " ".join(args.set + (["--relaxed"] if args.relaxed else [])) or "defaults"
+    label = " ".join(args.set + ([] if args.relaxed else ["--no-relaxed"])) or "defaults"
     run = {}
     out = open(args.out, "w") if args.out else None  # noqa: SIM115  (written as deals finish)
     if out:

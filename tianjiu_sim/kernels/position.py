@@ -248,15 +248,17 @@ SECOND_ORDER_STAGES = (1,)
 # nodes instead of 5.0 M.  200 full deals, every action, cap 30 M a search: 465.6 M -> 437.9 M nodes; deal 49
 # in `tjsim solve` 279 M nodes, 31.5 s -> 88.3 M, 9.0 s (benchmarks/README.md, stop 46).
 HOLD_NODES = 1_000_000
-# Solver(relaxed=True): a search still open RELAX_AFTER nodes past GROW_NODES asks the two relaxed games of
-# kernels/relaxed.py (the other seats' singles read by the gaps between s's ranks), each on RELAXED_NODES nodes in
-# its own solver and table: the game with the weaker other side for a ceiling, then "does the game with the
-# stronger side reach it?" for a floor; when they meet, that is the value, else the search goes on from them.
-# Off by default: the games settle some of the dearest searches at a tenth of their nodes and waste their budget on
-# others.  Every action of the five deals of 200 whose searches pass GROW_NODES, cap 30 M nodes a search
-# (benchmarks/README.md, stop 49): deal 194 64.3 M -> 22.9 M nodes, but deal 49 84.4 M -> 98.4 M, 96 135.1 M ->
-# 140.1 M, 78 18.5 M -> 22.5 M (RELAXED_NODES 1.5 M: 194 50.4 M).  The position's value alone (`--value-only`,
-# cap 60 M): deal 194 57.2 M -> 9.5 M, 78 8.2 M -> 12.4 M; 49 and 136 past the cap either way.
+# A search still open RELAX_AFTER nodes past GROW_NODES asks the two relaxed games of kernels/relaxed.py (the other
+# seats' singles read by the gaps between s's ranks), each on RELAXED_NODES nodes in its own solver and table: the
+# game with the weaker other side for a ceiling, then "does the game with the stronger side reach it?" for a floor;
+# when they meet, that is the value, else the search goes on from them (Solver(relaxed=False): never).  A search
+# pays at most 2 RELAXED_NODES for them, and only past 6 M nodes, so no deal of about a second changes.  Every
+# action of the dear full deals, cap 30 M nodes a search (benchmarks/README.md, stops 49 and 50): the 5 of deals
+# 0-199 whose searches pass GROW_NODES 373.2 M -> 353.8 M nodes (194 64.3 M -> 22.9 M; 49 84.4 M -> 98.4 M, 78
+# 18.5 M -> 22.5 M), the 10 of the hold-out deals 200-399 past 15 M nodes 515.5 M -> 454.3 M (219 52.1 M -> 17.6 M;
+# 237 41.7 M -> 52.1 M), the 14 of deals 400-599 past 6 M 658.4 M -> 487.8 M (510 33.3 M -> 10.5 M, 429 67.7 M ->
+# 24.8 M; 425 84.2 M -> 92.4 M): 29 deals 1,547 M -> 1,296 M, the dearest paths of deals 400-599 over 18 M nodes
+# 9 -> 5.  Values unchanged.  (Off at stop 49, when only the first five were measured.)
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
@@ -266,7 +268,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = False):
+                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -283,7 +285,7 @@ class Solver:
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
-        self.relaxed = relaxed  # True: the relaxed games past GROW_NODES (RELAXED_NODES; off by default, measured)
+        self.relaxed = relaxed  # the relaxed games past GROW_NODES + RELAX_AFTER (RELAXED_NODES; measured there)
         self._relaxers: dict[int, Solver] = {}  # a solver per relaxed game, its own tables (`_relaxed_bounds`)
         self.parent: Solver | None = None  # a relaxed game's solver: the solver it bounds, which a stop reaches
         # the pairs as the tables hold them (K_TWIN: the lower twin's bit on the higher's row)
