@@ -86,7 +86,8 @@ def main() -> None:
 
     what = "the value only (--value-only)" if args.value_only else "the value and every action's value"
     print(f"### `tjsim solve` wall time, {what} — {datetime.date.today()}\n")
-    print(f"Machine: {cpu_model()}, {args.deals} full `hk` deals (seed {args.seed}, deals {args.first}–{args.first + args.deals - 1}), "
+    last = args.first + args.deals - 1
+    print(f"Machine: {cpu_model()}, {args.deals} full `hk` deals (seed {args.seed}, deals {args.first}–{last}), "
           f"banker to lead, warm cache, runs stopped after {args.timeout:.0f} s"
           f"{', the builds run in turn on each deal' if len(builds) > 1 else ''}.\n")
     print("| command | median | 75th pct | 90th pct | worst | ≤ 1 s (95% CI) | stopped | fixed cost (4-tile position) |")

@@ -48,14 +48,14 @@ def _constant(name: str, text: str):
 def solve_deal(job: tuple) -> tuple:
     """(deal, nodes, path, seconds, values) of one deal with the constants `sets`."""
     i, seed, cap, sets, relaxed = job
-    from tianjiu_sim.game.reference import deal_reference  # noqa: PLC0415
+    from bench_solver import position  # noqa: PLC0415
     from tianjiu_sim.game.rules import preset  # noqa: PLC0415
     from tianjiu_sim.kernels import position as P  # noqa: PLC0415
 
     for name, text in sets:
         setattr(P, name, _constant(name, text))
     rules = preset("hk")
-    pos = P.position_from_deal(rules, list(deal_reference(rules, seed, i)), [0] * 4, 0)
+    pos = position(rules, seed, i, rules.tiles_per_player)
     solver = P.Solver(rules, tt_bits=22, max_nodes=cap, relaxed=relaxed)
     chains: list[int] = []
     chain = solver._chain

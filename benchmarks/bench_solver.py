@@ -129,7 +129,8 @@ def main() -> None:
           f"{datetime.date.today().isoformat()}, {cpu_model()}, 1 thread\n")
     cap = f", a solve gives up after {args.max_nodes:,} nodes" if args.max_nodes else ""
     clocked = "the wall clock" if args.clock == "wall" else "the CPU time of the solving thread"
-    print(f"{args.deals} deals (seed {args.seed}, deals {args.first}–{args.first + args.deals - 1}), TT 2^{args.tt_bits} entries{cap}, total {total:.1f} s "
+    print(f"{args.deals} deals (seed {args.seed}, deals {args.first}–{deals[-1]}), TT 2^{args.tt_bits} entries{cap}, "
+          f"total {total:.1f} s "
           f"(this run), a solve timed by {clocked}.\n")
     print("| perspective | median time | 75th pct time | solved ≤ 20 ms | worst time | median nodes | worst nodes "
           "| gave up |")

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tianjiu_sim.kernels.position as P  # noqa: E402  (first: it sets numba's cache folder)
 from numba.core import codegen  # noqa: E402
 
-from tianjiu_sim.game.reference import deal_reference  # noqa: E402
 from tianjiu_sim.game.rules import preset  # noqa: E402
+
+from bench_solver import position  # noqa: E402
 
 _LOADED: list[tuple[object, bytes]] = []  # (library, object code) of every library numba loads from its cache
 _set_compiled_object = codegen.CPUCodeLibrary._set_compiled_object
@@ -97,7 +98,7 @@ def main() -> None:
     args = ap.parse_args()
     rules = preset("hk")
     for i in (int(x) for x in args.deals.split(",")):
-        pos = P.position_from_deal(rules, list(deal_reference(rules, args.seed, i)), [0] * 4, 0)
+        pos = position(rules, args.seed, i, rules.tiles_per_player)
         solver = P.Solver(rules, tt_bits=22, max_nodes=args.max_nodes)
         t = time.perf_counter()
         sol = solver.solve(pos, 0, threads=1)
