@@ -331,6 +331,41 @@ def test_close_game_is_sound_against_brute_force(name):
     assert claimed > 0.8 * real > 0, (claimed, real)
 
 
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_close_game_with_seats_choosing_is_sound_against_brute_force(name):
+    """The close game with some of the other seats choosing their discards (X_REAL, `_squeeze_close`) never
+    claims a close the brute force refutes; a seat more choosing only adds claims (the other side has fewer
+    options); with every other seat choosing it is the real close game, claim for claim."""
+    sv = solver_for(name)
+    rules = sv.rules
+    more = 0
+    for i, pos, seat in _boundaries(rules, 59, 300):
+        want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                           close=True) == 1
+        others = [x for x in pos.active() if x != seat]
+        owing = sv.surely_closes(pos, seat)
+        for x in others:
+            one = sv.surely_closes(pos, seat, real=1 << x)
+            assert not (one and not want), (name, i, pos, seat, x)
+            assert one or not owing, (name, i, pos, seat, x)
+            more += one and not owing
+        every = sv.surely_closes(pos, seat, real=sum(1 << x for x in others))
+        assert every == want, (name, i, pos, seat, every, want)
+    # squeezes are rare in the brute force's small positions: five tiles a hand, against the real close game
+    rng = random.Random(61)
+    for i in range(300):
+        pos = _cut_position(rules, rng, 5)
+        seat = rng.randrange(rules.players)
+        others = [x for x in pos.active() if x != seat]
+        owing = sv.surely_closes(pos, seat)
+        every = sv.surely_closes(pos, seat, real=sum(1 << x for x in others))
+        for x in others:
+            one = sv.surely_closes(pos, seat, real=1 << x)
+            assert (owing <= one <= every), (name, i, pos, seat, x, owing, one, every)
+            more += one and not owing
+    assert more > 0
+
+
 @pytest.mark.parametrize("game", ["hold", "get"])
 @pytest.mark.parametrize("name", CLOSE_RULES)
 def test_hold_and_get_games_are_sound_against_brute_force(name, game):
@@ -418,6 +453,51 @@ def test_solver_with_the_close_game_equals_brute_force(name):
     _check_random(name, 120, 41, sv)
     assert sv.close_cuts > 0
     assert sv.hold_cuts + sv.get_cuts > 0 or RULES[name]().supreme_bonus > 0  # no root games with a bonus
+
+
+def test_squeeze_close_settles_deal_237s_lead_3_1(monkeypatch):
+    """Full deal 237 of bench_solve_cli.py, the banker's lead 3-1: the banker closes (worth 12) by a squeeze, so
+    the close game with every other seat owing its discards fails; with seat 3 choosing its own it holds
+    (`_squeeze_close`), and the test "V >= 12" takes about a million nodes where the search alone took 16 M to
+    60 M (stop 51).  Node counts do not depend on the machine: the bound pins the gain."""
+    import tianjiu_sim.kernels.position as P
+
+    monkeypatch.setattr(P, "PARTIAL_NODES", 4_000_000)  # off by default (kernels/position.py)
+    rules = RULES["hk"]()
+    pos = position_from_deal(rules, list(R.deal_reference(rules, 1, 237)), [0] * 4, 0)
+    sv = Solver(rules)
+    child = next(sv.apply(pos, a, m) for a, m in sv.legal_actions(pos) if format_hand(m) == "3-1")
+    assert not sv.surely_closes(child, 0)
+    assert sv.surely_closes(child, 0, real=1 << 3)
+    v, nodes, lo, hi = sv._run(child, 0, 12.0, 20_000_000, sv._table(22), (11.0, 12.0), True, 1)
+    assert (v, lo, hi) == (12.0, 12.0, 12.0) and sv.partial_cuts >= 1 and nodes < 3_000_000, (v, nodes, sv.partial_cuts)
+
+
+@pytest.mark.parametrize("name,tiles,count", [("hk", 5, 600), ("hk", 6, 400)])
+def test_squeeze_close_changes_no_value(name, tiles, count, monkeypatch):
+    """The close game asked again with one seat choosing (`_squeeze_close`, PARTIAL_NODES) cuts, never changes
+    a value: the positions of `count` random cuts where it shows a close that every seat owing does not (a
+    squeeze), valued with the root's games asked (close_game "always"), against the same solver without it."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = RULES[name]()
+    on = Solver(rules, tt_bits=18, close_game="always")
+    off = Solver(rules, tt_bits=18, close_game="always")
+    rng = random.Random(tiles * 7919 + count)
+    squeezes = 0
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        if on.surely_closes(pos, seat) or not any(on.surely_closes(pos, seat, real=1 << x)
+                                                  for x in pos.active() if x != seat):
+            continue
+        squeezes += 1
+        monkeypatch.setattr(P, "PARTIAL_NODES", 4_000_000)
+        a, _ = on.value(pos, seat)
+        monkeypatch.setattr(P, "PARTIAL_NODES", 0)  # the default
+        b, _ = off.value(pos, seat)
+        assert abs(a - b) < 1e-9, (name, i, pos, seat, a, b)
+    assert squeezes >= 3 and on.partial_cuts > 0 and off.partial_cuts == 0, (squeezes, on.partial_cuts)
 
 
 @pytest.mark.parametrize("budget", [20, 2000])

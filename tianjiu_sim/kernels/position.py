@@ -260,6 +260,15 @@ HOLD_NODES = 1_000_000
 # 24.8 M; 425 84.2 M -> 92.4 M), the 13 of deals 600-799 past 6 M 797.9 M -> 698.7 M (689 149.1 M -> 88.7 M; 725
 # 29.4 M -> 40.5 M, the worst loss, a few searches each paying the games' 4 M): 42 deals 2,345 M -> 1,995 M nodes.
 # Values unchanged.  (Off at stop 49, when only the first five were measured.)
+# Past GROW_NODES a search's close games at the root that fail may be asked again with one seat at a time choosing
+# its discards (kernels/solver.py, `_squeeze_close`: the squeezes that owing hides) on PARTIAL_NODES nodes in all.
+# Off (0): it settles deal 237's lead 3-1 in about a million nodes where the search takes 16 M to 60 M, but where s
+# cannot close each seat's failing game costs about as much, and the 54 dear deals of stop 51 (every deal of 0-799
+# past 4 M nodes, every action, cap 30 M a search) gained no more than they lost in any budget tried: 2,060.5 M
+# nodes -> 2,058.5 M asked past GROW_NODES on 4 M, paths 7.0 M shorter and 16.2 M longer in all (237 50.3 M ->
+# 45.4 M; 49 49.5 M -> 55.6 M, 657 60.7 M -> 65.8 M); asked in the stages too, 2,039.5 M, paths 23.6 M shorter and
+# 17.6 M longer (benchmarks/README.md, stop 51).  `bench_solve_nodes.py --set PARTIAL_NODES=4000000` asks it.
+PARTIAL_NODES = 0
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
@@ -316,6 +325,10 @@ class Solver:
         self.get_cuts = 0  # cuts made by the get game (the same)
         self.value_cuts = 0  # root tests settled by the value games (the same)
         self.value_nodes = 0  # nodes of the value games past GROW_NODES (the same)
+        self.partial_cuts = 0  # tests settled by the close game with one seat choosing (the same)
+        self.partial_left = PARTIAL_NODES  # the nodes the search running may still give it (`_growing`)
+        self.partial_out = 0  # the seats whose game failed at its root (X_PARTIAL_OUT)
+        self.squeeze = True  # False in a relaxed game's solver: its budget is the relaxed game's own
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -411,6 +424,8 @@ class Solver:
         action's search, `walk`)."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
+        self.partial_left = PARTIAL_NODES if self.squeeze else 0
+        self.partial_out = 0
         limit = self.max_nodes
         if budget > 0 and (limit <= 0 or budget < limit):
             limit = budget
@@ -445,7 +460,7 @@ class Solver:
         """Make this solver play a relaxed game (kernels/relaxed.py, WEAKER or STRONGER) for `seat` from `pos`, with
         twins off (the gaps need not keep their symmetry); returns it."""
         self.T = gap_tables(self.rules, self.cat, pos.hands, pos.trick, seat, game)
-        self.twins, self.twin_pairs, self.relaxed = False, [], False
+        self.twins, self.twin_pairs, self.relaxed, self.squeeze = False, [], False, False
         return self
 
     def _relaxed_bounds(self, pos: Position, seat: int, lo: float, hi: float, left: int = 0) -> tuple[float, float, int]:
@@ -529,6 +544,9 @@ class Solver:
         tt = self.tt if tt is None else tt
         X, hands, dong, node = self._arrays(pos, seat, probes, close)
         X[K.X_GAME_BUDGET] = EARLY_GAME_NODES if games is None else games
+        partial = self.partial_left if close == 1 else 0
+        X[K.X_PARTIAL] = partial
+        X[K.X_PARTIAL_OUT] = self.partial_out
         X[K.X_WALK] = int(walk)
         X[K.X_ORDER] = order
         X[K.X_FLOOR_FIRST] = 1 if guess is None else (2 if known is not None else 0)
@@ -558,6 +576,9 @@ class Solver:
         self.value_cuts += int(X[K.X_VALUE_CUTS])
         self.value_nodes += int(X[K.X_VALUE_NODES])
         self.get_cuts += int(X[K.X_GET_CUTS])
+        self.partial_cuts += int(X[K.X_PARTIAL_CUTS])
+        self.partial_left -= partial - int(X[K.X_PARTIAL])
+        self.partial_out = int(X[K.X_PARTIAL_OUT])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
         return float(v), int(X[K.X_NODES]), lo, hi
 
@@ -583,11 +604,12 @@ class Solver:
         v, nodes, _, _ = self.value_bounds(pos, seat)
         return v, nodes
 
-    def surely_closes(self, pos: Position, seat: int, width: int = 0) -> bool:
+    def surely_closes(self, pos: Position, seat: int, width: int = 0, real: int = 0) -> bool:
         """Whether the close game (kernels/solver.py, _close_search) shows that `seat` closes whatever
         the others do, keeping to its first `width` discards a turn (0: all) (False: not shown; always
-        False with the dice on)."""
-        return self._game(pos, seat, K.GAME_CLOSE, 0, width)
+        False with the dice on).  The seats of the bit mask `real` choose their discards instead of
+        owing them (`_squeeze_close`); with every other seat choosing and width 0 it is the real game."""
+        return self._game(pos, seat, K.GAME_CLOSE, 0, width, real=real)
 
     def surely_holds(self, pos: Position, seat: int, extra: int, width: int = 0) -> bool:
         """Whether the hold game (kernels/solver.py, _close_search) shows that the other seats hold
@@ -619,14 +641,17 @@ class Solver:
             return False
         return self._game(pos, seat, game, target - (pos.paid[seat] if pos.paid else 0), width, unowed)
 
-    def _game(self, pos: Position, seat: int, game: int, hold: int, width: int, unowed: bool = False) -> bool:
-        """One of the yes / no games (kernels/solver.py, GAME_*) from `pos` for `seat`."""
+    def _game(self, pos: Position, seat: int, game: int, hold: int, width: int, unowed: bool = False,
+              real: int = 0) -> bool:
+        """One of the yes / no games (kernels/solver.py, GAME_*) from `pos` for `seat`; the seats of the mask
+        `real` choose their discards where the game would have them owed (X_REAL)."""
         pos.check()
         if self.Q[R_DICE_ON] != 0:
             return False
         self._new_generation()
         X, hands, dong, node = self._arrays(pos, seat)
         X[K.X_UNOWED] = int(unowed)
+        X[K.X_REAL] = real
         leader, lead_p, win_p, win_seat, win_lead, _, _, actor = node
         r = K.close_kernel(self.T, self.Q, X, *self.tt, hands, dong, *self.scratch,
                            leader, lead_p, win_p, win_seat, win_lead, actor, game, hold, width)
