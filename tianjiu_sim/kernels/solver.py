@@ -177,6 +177,15 @@ walks too, on its games' budget (stop 42: deal 148's lead 5-2, 7.1 M nodes → 2
 holds, "at most t" is asked at width 1 with s's discards owed and with none owed, and only then at width 3
 (deal 148's lead 5-2: s's owed fails at width 3 in 3.2 M nodes, none owed holds at width 1 in 16 k).
 
+The squeeze close game (not from DDS; stop 51, off by default): owing hides a squeeze, where a seat must give up
+a guard before it knows which one it can spare.  The close game with some of the other seats choosing their
+discards (X_REAL) is still a relaxation in their favour, and with all of them choosing it is the real close game
+(tests/test_solver.py checks it claim for claim against the brute force).  `_squeeze_close` asks it with one seat
+at a time choosing where every seat owing failed: full deal 237 of bench_solve_cli.py, the banker's lead 3-1 (a
+close by a squeeze on seat 3) in 0.8 M nodes where the search takes 16 M to 60 M.  Where s cannot close, every
+seat's game fails at about the same cost, and on the 54 dearest deals of 800 that cost matched the gains in every
+budget tried (kernels/position.py, PARTIAL_NODES).
+
 The floor test (not from DDS): a root solve first asks whether the value is above the lowest one
 the static bounds allow, and only then walks MTD(f) up from its guess (mtd_kernel).  The walk down
 from a guess above the value refutes one weak bound after another, and a weak refutation can cost
