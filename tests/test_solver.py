@@ -338,29 +338,30 @@ def test_close_game_with_seats_choosing_is_sound_against_brute_force(name):
     options); with every other seat choosing it is the real close game, claim for claim."""
     sv = solver_for(name)
     rules = sv.rules
+
+    def claims(pos, seat):
+        """The close game's claim with every other seat owing, with each one choosing, with all choosing."""
+        others = [x for x in pos.active() if x != seat]
+        return (sv.surely_closes(pos, seat), [(x, sv.surely_closes(pos, seat, real=1 << x)) for x in others],
+                sv.surely_closes(pos, seat, real=sum(1 << x for x in others)))
+
     more = 0
     for i, pos, seat in _boundaries(rules, 59, 300):
         want = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
                            close=True) == 1
-        others = [x for x in pos.active() if x != seat]
-        owing = sv.surely_closes(pos, seat)
-        for x in others:
-            one = sv.surely_closes(pos, seat, real=1 << x)
+        owing, ones, every = claims(pos, seat)
+        for x, one in ones:
             assert not (one and not want), (name, i, pos, seat, x)
             assert one or not owing, (name, i, pos, seat, x)
             more += one and not owing
-        every = sv.surely_closes(pos, seat, real=sum(1 << x for x in others))
         assert every == want, (name, i, pos, seat, every, want)
     # squeezes are rare in the brute force's small positions: five tiles a hand, against the real close game
     rng = random.Random(61)
     for i in range(300):
         pos = _cut_position(rules, rng, 5)
         seat = rng.randrange(rules.players)
-        others = [x for x in pos.active() if x != seat]
-        owing = sv.surely_closes(pos, seat)
-        every = sv.surely_closes(pos, seat, real=sum(1 << x for x in others))
-        for x in others:
-            one = sv.surely_closes(pos, seat, real=1 << x)
+        owing, ones, every = claims(pos, seat)
+        for x, one in ones:
             assert (owing <= one <= every), (name, i, pos, seat, x, owing, one, every)
             more += one and not owing
     assert more > 0
