@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -84,12 +85,10 @@ def split(deal: int, cap: float, least: float) -> list[tuple]:
         second = -1
         if len(jobs) == 2 and counts[0] > least:
             second = chain(jobs[1:], SEAT, base)[0][1]
-        rows.append([deal, 0, *counts, second])
+        rows.append((*counts, second))
 
     own = chains_of(deal, cap, hook)
-    for r in rows:
-        r[1] = own
-    return [tuple(r) for r in rows]
+    return [(deal, own, *r) for r in rows]
 
 
 def makespan(jobs: list[tuple[float, float, float]]) -> float:
@@ -147,13 +146,12 @@ def main() -> None:
         return
     if not args.deals:
         sys.exit("probe_action_searches.py: --deals is needed (or --simulate FILE)")
-    out = open(args.out, "w") if args.out else None  # noqa: SIM115 (lines are written as deals finish)
     probe = plain if args.probe == "plain" else split
-    for deal in (int(x) for x in args.deals.split(",")):
-        for row in probe(deal, args.cap, args.min):
-            line = "\t".join(str(x) for x in row)
-            print(line, flush=True)
-            if out:
+    with open(args.out if args.out else os.devnull, "w") as out:  # lines are written as deals finish
+        for deal in (int(x) for x in args.deals.split(",")):
+            for row in probe(deal, args.cap, args.min):
+                line = "\t".join(str(x) for x in row)
+                print(line, flush=True)
                 out.write(line + "\n")
                 out.flush()
 
