@@ -5,8 +5,9 @@ Each deal (seed → deal i, as bench_solve_cli.py) is solved from the first lead
 every action, as `tjsim solve` does (`Solver.solve`), one search at a time; a search gives up after `--cap`
 nodes.  Node counts do not drift with the machine as times do, so two runs compare exactly, deal by deal.
 Beside the nodes, the *path*: the position's own search plus the busier of two threads taking the chains of
-actions in turn, each chain to the thread with fewer nodes so far (`tjsim solve` on 2 cores); at 300–400 ns a
-node and a fixed cost of 0.5–0.65 s (benchmarks/README.md, stop 50), a path of about 1.2 M nodes is a second.
+actions in turn, each chain to the thread with fewer nodes so far (`tjsim solve` on 2 cores), the chains of the
+second pass (Solver._search_all, EASY_NODES) as `_run_chains` schedules them; at 300–400 ns a node and a fixed
+cost of 0.5–0.65 s (benchmarks/README.md, stop 50), a path of about 1.2 M nodes is a second.
 
 `--set NAME=VALUE` changes a constant of kernels/position.py for the run (STAGE_NODES takes a comma list).
 Deals 0–199 are the ones the constants were tuned on; a change must hold on the hold-out deals 200–399 too
@@ -60,21 +61,53 @@ def solve_deal(job: tuple) -> tuple:
     chains: list[int] = []
     chain = solver._chain
 
-    def counted(jobs, seat, base):
-        out = chain(jobs, seat, base)
-        chains.append(sum(n for _, n, _, _ in out))
+    def counted(jobs, seat, base, upto=0):  # each task of Solver._search_all, in order
+        out = chain(jobs, seat, base, upto)
+        chains.append((sum(n for _, n, _, _ in out), [id(job[0]) for job in jobs]))
         return out
 
     solver._chain = counted
     t = time.perf_counter()
     sol = solver.solve(pos, 0, threads=1)
     dt = time.perf_counter() - t
-    threads = [0, 0]
-    for n in chains:
-        threads[threads[1] < threads[0]] += n
-    path = sol.nodes - sum(chains) + max(threads)
+    path = sol.nodes - sum(n for n, _ in chains) + _path(chains)
     values = ",".join("nan" if math.isnan(a.value) else f"{a.value:g}" for a in sol.actions)
     return i, sol.nodes, path, dt, values
+
+
+def _path(tasks: list) -> int:
+    """The nodes on the busier of two threads taking the tasks (nodes, ids of their positions) as
+    Solver._run_chains does: each chain's first step in order, then the later steps (positions seen before),
+    each free once the same chain's step before has ended, a thread that frees taking the free one of the
+    lowest (step, chain)."""
+    free = [0, 0]
+    seen = {}  # position id -> (chain, its steps so far)
+    chains = 0
+    later = []  # (step, chain, nodes) of the later steps
+    for n, ids in tasks:
+        if ids[0] in seen:
+            k, step = seen[ids[0]]
+            later.append((step, k, n))
+            for i in ids:
+                seen[i] = (k, step + 1)
+        else:
+            k = chains
+            chains += 1
+            for i in ids:
+                seen[i] = (k, 1)
+            later.append((0, k, n))
+    ends = {}  # (step, chain) -> when it ended
+    todo = sorted(later)
+    while todo:
+        t = free.index(min(free))
+        ready = [x for x in todo if x[0] == 0 or (x[0] - 1, x[1]) in ends]
+        when = {x: 0 if x[0] == 0 else ends[(x[0] - 1, x[1])] for x in ready}
+        now = max(free[t], min(when.values()))  # idle till one is free
+        pick = min(x for x in ready if when[x] <= now)
+        todo.remove(pick)
+        free[t] = now + pick[2]
+        ends[pick[:2]] = free[t]
+    return max(free)
 
 
 def load(path: str) -> dict:

@@ -39,12 +39,13 @@ def chains_of(deal: int, cap: float, hook) -> int:
     """Solve the deal as `tjsim solve` does, calling hook(solver, jobs, base, results, chain) after each chain
     (chain: the solver's own `_chain`, for a search of the hook's); the position's own nodes."""
     rules = preset("hk")
+    P.EASY_NODES = ()  # one pass, as at stop 52: each chain's searches whole (Solver._search_all)
     sv = P.Solver(rules, tt_bits=22, max_nodes=cap)
     chain = sv._chain
     searched = []
 
-    def counted(jobs, seat, base):
-        out = chain(jobs, seat, base)
+    def counted(jobs, seat, base, upto=0):
+        out = chain(jobs, seat, base, upto)
         searched.append(sum(n for _, n, _, _ in out))
         hook(sv, jobs, base, out, chain)
         return out

@@ -1039,6 +1039,114 @@ def test_chains_of_actions_change_no_value(monkeypatch):
     assert grew > 0
 
 
+def test_easy_actions_first_change_no_value(monkeypatch):
+    """Every action searched to EASY_NODES[0] nodes first, the open searches then taken on from their chain's
+    table (Solver._search_all): the values of one pass, the same nodes on any threads, and a node cap that
+    still holds for each search as a whole (5- and 6-tile positions, the 6-tile ones outgrowing the table)."""
+    import math
+
+    import tianjiu_sim.kernels.position as P
+    rules = preset("hk")
+    rng = random.Random(53)
+    positions = [_cut_position(rules, rng, 5) for _ in range(5)]
+    monkeypatch.setattr(P, "TT_START_BITS", 10)
+    monkeypatch.setattr(P, "GROW_NODES", 2000)
+    positions += [_cut_position(rules, rng, 6) for _ in range(2)]
+    stopped = []
+    real = P.Solver._chain
+
+    def spy(self, chain, seat, base, upto=0):
+        got = real(self, chain, seat, base, upto)
+        stopped.append(upto > 0 and any(math.isnan(g[0]) for g in got))
+        return got
+
+    monkeypatch.setattr(P.Solver, "_chain", spy)
+    for pos in positions:
+        for seat in (0, 3):
+            monkeypatch.setattr(P, "EASY_NODES", ())
+            one_pass = Solver(rules, tt_bits=16).solve(pos, seat)
+            monkeypatch.setattr(P, "EASY_NODES", (60, 400))
+            two = Solver(rules, tt_bits=16).solve(pos, seat)
+            assert two.value == one_pass.value
+            assert [(a.value, a.low, a.high) for a in two.actions] == \
+                [(a.value, a.low, a.high) for a in one_pass.actions]
+            assert repr(Solver(rules, tt_bits=16).solve(pos, seat, threads=2)) == repr(two)
+            for cap in (100, 1500):
+                capped = Solver(rules, tt_bits=16, max_nodes=cap).solve(pos, seat)
+                for a, b in zip(capped.actions, one_pass.actions, strict=True):
+                    assert a.low <= b.value <= a.high
+                    assert a.value != a.value or a.value == b.value
+    assert sum(stopped) >= 10  # the first pass did stop searches, and the second finished them
+
+
+def test_easy_pass_at_a_stage_end_searches_as_one_pass(monkeypatch):
+    """With the steps of EASY_NODES ending where a search's first stage ends and where it grows its table, and
+    chains of one action, the later steps go on exactly as one search would: the same nodes, action by action
+    (the stages and GROW_NODES count the nodes spent before; the chain's table is restored whole)."""
+    import tianjiu_sim.kernels.position as P
+    rules = preset("hk")
+    rng = random.Random(55)
+    monkeypatch.setattr(P, "TT_START_BITS", 12)
+    monkeypatch.setattr(P, "GROW_NODES", 3000)
+    monkeypatch.setattr(P, "STAGE_NODES", (300, 900))
+    monkeypatch.setattr(P, "CHAIN", 1)
+    resumed = 0
+    for _ in range(6):
+        pos = _cut_position(rules, rng, 6)
+        runs = []
+        for easy in ((), (300, 3000)):
+            monkeypatch.setattr(P, "EASY_NODES", easy)
+            sv = Solver(rules, tt_bits=16)
+            nodes = []
+            real = sv._chain
+
+            def spy(chain, seat, base, upto=0, real=real, nodes=nodes):
+                got = real(chain, seat, base, upto)
+                nodes.append([g[1] for g in got])
+                return got
+
+            sv._chain = spy
+            sol = sv.solve(pos, 0)
+            runs.append((sol, nodes))
+        (one, n1), (two, n2) = runs
+        assert repr(one) == repr(two)  # values, bounds and the nodes in all
+        resumed += len(n2) > len(n1)
+    assert resumed >= 2  # some searches did go on in a second pass
+
+
+def test_solve_stopped_after_the_easy_pass_keeps_the_easy_values(monkeypatch):
+    """A solve whose searches stop where they would go on past EASY_NODES, as Ctrl-C or --max-time stop
+    them: every action solved within EASY_NODES has its exact value, the others the bounds they proved."""
+    import tianjiu_sim.kernels.position as P
+    rules = preset("hk")
+    rng = random.Random(54)
+    monkeypatch.setattr(P, "EASY_NODES", (60, 400))
+    real = P.Solver._chain
+
+    def stopped_on_going_on(self, chain, seat, base, upto=0):
+        if len(chain[0]) > 3:  # a search going on from its first pass (nodes spent)
+            self.timed_out = True  # as the deadline leaves the solver
+        return real(self, chain, seat, base, upto)
+
+    exact = open_ = 0
+    for _ in range(6):
+        pos = _cut_position(rules, rng, 5)
+        full = Solver(rules, tt_bits=16).solve(pos, 0)
+        monkeypatch.setattr(P.Solver, "_chain", stopped_on_going_on)
+        for threads in (1, 2):
+            sol = Solver(rules, tt_bits=16).solve(pos, 0, threads=threads)
+            for a, b in zip(sol.actions, full.actions, strict=True):
+                assert a.low <= b.value <= a.high
+                if a.value == a.value:
+                    assert a.value == b.value
+                    exact += 1
+                else:
+                    assert (a.low, a.high) != (-math.inf, math.inf)  # the first pass's bounds are kept
+                    open_ += 1
+        monkeypatch.setattr(P.Solver, "_chain", real)
+    assert exact > 0 and open_ > 0
+
+
 def test_position_valued_from_its_actions_past_the_budget(monkeypatch):
     """Past POSITION_BUDGET nodes of the position's own search, `solve` values the position from its
     actions: the same values as when the position is searched to the end, for the seat to act (the

@@ -147,7 +147,7 @@ class _SolveProgress:
                 wait = (f"each search stops after {self.cap:,} nodes" if self.cap else
                         "this can take seconds, on some deals minutes or longer")
                 click.echo(f"tjsim: exact search with {self.held} tiles in hand: {wait}; solving the {total} "
-                           f"actions of the seat to act, in chains of two, {self.threads} chains at a time (--value-only: the position's value alone, "
+                           f"actions of the seat to act, the quick ones first, in chains of two, {self.threads} chains at a time (--value-only: the position's value alone, "
                            "far sooner; --max-nodes N: bounds instead of waiting; Ctrl-C: stop and show what "
                            "is solved)", err=True)
             self.started = time.monotonic()
@@ -280,8 +280,9 @@ def _num(v: float):
                    "limit, every value exact.")
 @click.option("--max-time", default=None, type=float, metavar="S",
               help="Stop searching S seconds after the first search starts and show what is solved: the "
-                   "values finished exact, the rest as the bounds proved (JSON: timed_out, low/high). "
-                   "Unlike --max-nodes the result depends on the machine's speed.")
+                   "values finished exact, the rest as the bounds proved (JSON: timed_out, low/high). Every "
+                   "action gets its first million nodes before any search goes further, so the quick ones are "
+                   "solved first. Unlike --max-nodes the result depends on the machine's speed.")
 @click.option("--threads", default=None, type=int, metavar="N",
               help=f"Chains of actions searched at once (the actions go in chains of two, each chain on one "
                    f"table), each in its own thread with its own table (up to 2^--tt-bits entries each). Default: "

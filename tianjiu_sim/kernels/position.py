@@ -8,6 +8,7 @@ action of the seat to act (copies of a kind are one action).
 """
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from dataclasses import dataclass, field, replace
@@ -230,6 +231,11 @@ ACTION_PROBES = False
 # 1.75 M -> 0.77 M nodes, 0.49 -> 0.21 s; deal 35 1.50 M -> 1.90 M nodes, 0.41 -> 0.31 s; the deals whose
 # position search ends within the budget (13, 45, 52, ...) unchanged.
 POSITION_BUDGET = 300_000
+# `solve` searches every action on EASY_NODES nodes first, and only then goes on with the searches still
+# open, each chain from the table it left (`_search_all`): a solve stopped early (Ctrl-C, --max-time) then
+# shows the value of every action that is quick to solve instead of "?" for the actions of the chains not yet
+# started.  0: one pass.  Measured in benchmarks/README.md (stop 53).
+EASY_NODES = (1_000_000, 4_000_000)  # `tjsim solve --help` (cli/solve_cmd.py, --max-time) says "a million"
 # The stages (STAGE_NODES: 0 the first, the last one ending at GROW_NODES) whose search uses the followers'
 # second ordering (kernels/solver.py, X_ORDER: a minimiser leaves s's standing play to a partner after it
 # that can beat it too).  A search still open after its first stage may owe that to a wrong first choice of
@@ -329,6 +335,7 @@ class Solver:
         self.partial_left = PARTIAL_NODES  # the nodes the search running may still give it (`_growing`)
         self.partial_out = 0  # the seats whose game failed at its root (X_PARTIAL_OUT)
         self.squeeze = True  # False in a relaxed game's solver: its budget is the relaxed game's own
+        self.chain_left = None  # the table of the last chain a budget stopped (`_chain`)
 
     def _table(self, bits: int) -> tuple:
         """The transposition table of 2^bits entries, allocated on first use."""
@@ -401,9 +408,12 @@ class Solver:
         at = np.flatnonzero(ttg >> K.TAG_GEN == self.gen)
         return len(ttg), at, ttk[at], ttv[at], ttb[at], ttg[at] & ((1 << K.TAG_GEN) - 1)
 
-    def _chain(self, chain: list, seat: int, base: tuple) -> list:
-        """`_growing` of each job (position, known, guess) of `chain` in turn on one table that
-        starts with the entries `base` (`_snapshot`): the chain's searches share what they prove.
+    def _chain(self, chain: list, seat: int, base: tuple, upto: int = 0) -> list:
+        """`_growing` of each job (position, known, guess[, nodes spent before]) of `chain` in turn on one
+        table that starts with the entries `base` (`_snapshot`): the chain's searches share what they prove.
+        Each search gives up once the job has `upto` nodes in all (0: never) or max_nodes; if `upto` stopped
+        one, the table's entries are kept in `self.chain_left` (`_snapshot`) for the searches to go on from
+        (`_search_all`), else it is None.
 
         The result depends on `base` and the chain alone, not on the searches this solver ran
         before: a new generation empties the table before the entries go back to their slots.
@@ -413,15 +423,26 @@ class Solver:
         tt = self._table(size.bit_length() - 1)
         tt[0][at], tt[1][at], tt[2][at], tt[3][at] = k, v, b, tag | self.gen << K.TAG_GEN
         self.tt = tt
-        return [self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES, walk=True) for pos, known, guess in chain]
+        out = []
+        for job in chain:
+            pos, known, guess = job[:3]
+            spent = job[3] if len(job) > 3 else 0
+            limits = [t - spent for t in (upto, self.max_nodes if spent else 0) if t > 0]
+            out.append(self._growing(pos, seat, guess, known, self.tt, ACTION_PROBES,
+                                     budget=max(min(limits), 1) if limits else 0, walk=True, spent=spent))
+        stopped = upto > 0 and any(math.isnan(got[0]) for got in out)
+        self.chain_left = self._snapshot() if stopped and not (self.interrupted or self.timed_out) else None
+        return out
 
     def _growing(self, pos: Position, seat: int, guess: float | None, known: tuple[float, float] | None,
-                 tt: tuple, probes: bool = True, budget: int = 0, walk: bool = False) -> tuple[float, int, float, float]:
+                 tt: tuple, probes: bool = True, budget: int = 0, walk: bool = False,
+                 spent: int = 0) -> tuple[float, int, float, float]:
         """The search on table `tt`, giving up after max_nodes or `budget` nodes (the lower, if set); past
         GROW_NODES it goes on from the bounds and the entries it proved so far, in the full table if `tt`
         is smaller (`tt_grow`), with the close game asked at every boundary (close_game "late"; before, the
         root's games alone, on budgets growing by stages: `_staged`, which walks the value games too in an
-        action's search, `walk`)."""
+        action's search, `walk`).  `spent`: the nodes the search had in the steps before (`_search_all`),
+        which count for its stages and for GROW_NODES, so that it goes on as one search would."""
         if pos.to_act() < 0:
             raise TjsimError("the deal is over: no position to solve")
         self.partial_left = PARTIAL_NODES if self.squeeze else 0
@@ -430,11 +451,15 @@ class Solver:
         if budget > 0 and (limit <= 0 or budget < limit):
             limit = budget
         first = {"always": 1, "late": 2, "never": 0}[self.close_game]  # X_CLOSE before GROW_NODES
-        if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= GROW_NODES:
-            return self._staged(pos, seat, guess, limit, tt, known, probes, first, walk)
-        got = self._staged(pos, seat, guess, GROW_NODES, tt, known, probes, first, walk)
-        if not np.isnan(got[0]) or self.interrupted or self.timed_out:
-            return got
+        grow = GROW_NODES - spent
+        if (len(tt[0]) >= 1 << self.tt_bits and self.close_game != "late") or 0 < limit <= grow:
+            return self._staged(pos, seat, guess, limit, tt, known, probes, first, walk, spent)
+        if grow > 0:
+            got = self._staged(pos, seat, guess, grow, tt, known, probes, first, walk, spent)
+            if not np.isnan(got[0]) or self.interrupted or self.timed_out:
+                return got
+        else:  # the search had its stages before (`_search_all`'s steps)
+            got = (math.nan, 0, *((-math.inf, math.inf) if known is None else known))
         full = self._table(self.tt_bits)
         if full is not tt:
             K.tt_grow(tt, full, self.gen)
@@ -501,11 +526,12 @@ class Solver:
 
     def _staged(self, pos: Position, seat: int, guess: float | None, limit: int, tt: tuple,
                 known: tuple[float, float] | None, probes: bool, close: int,
-                walk: bool = False) -> tuple[float, int, float, float]:
+                walk: bool = False, spent: int = 0) -> tuple[float, int, float, float]:
         """`_run` up to `limit` nodes (0: no limit); with the root's games on a budget (close 2) in the stages of
         STAGE_NODES, each going on from the bounds the last proved, its games on GAME_GROWTH times the last
         stage's budget; with `walk` (an action's search), the stages from WALK_STAGE on start with the value walk;
-        the stages of SECOND_ORDER_STAGES search in the followers' second ordering."""
+        the stages of SECOND_ORDER_STAGES search in the followers' second ordering; the stages count `spent` nodes
+        searched before (`_growing`)."""
         def walks(stage: int) -> bool:  # reads `known` as the stages have left it
             # not while an action may still be a best one (its first test, "as good as the position?", settles
             # it, and the walk would go below its value): deal 185's lead 4-3, 3.14 M -> 2.46 M nodes
@@ -517,6 +543,11 @@ class Solver:
 
         done, budget, stage = 0, EARLY_GAME_NODES, 0
         for cap in STAGE_NODES if close == 2 else ():
+            if cap <= spent:  # a stage the nodes searched before have passed
+                stage += 1
+                budget *= GAME_GROWTH
+                continue
+            cap -= spent
             if limit > 0 and cap >= limit:
                 break
             v, n, lo, hi = self._run(pos, seat, guess, cap - done, tt, known, probes, close, budget, walks(stage), order(stage))
@@ -746,11 +777,13 @@ class Solver:
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the
-        table `base`), up to `threads` chains at once; on_action(solved, total) as chains finish.
+        table `base`), up to `threads` chains at once; on_action(solved, total) as searches finish.
 
-        Interruptible solvers (and more than one thread) search in worker threads while this one
-        waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
-        `_run_in_thread` does) and the searches not finished end with the bounds they proved.
+        Easy actions first: every chain is searched until each search has EASY_NODES[0] nodes, then the
+        searches still open go on to EASY_NODES[1] nodes, and so on, and at last to the end, each step a task
+        of its own that starts from the table the chain's last step left, the bounds proved and the nodes
+        spent (`_growing`), searched after every task of the step before (`_run_chains`): a solve stopped early
+        (Ctrl-C, --max-time) then has the value of every action quick to solve.
         """
         total = done + len(jobs)
         if on_action is not None:
@@ -758,29 +791,83 @@ class Solver:
         if not jobs:
             return []
         chains = [jobs[i:i + CHAIN] for i in range(0, len(jobs), CHAIN)]
+        out = [[] for _ in chains]
+        steps = tuple(t for t in EASY_NODES if t > 0)
+
+        def open_(got: tuple, step: int) -> bool:  # stopped by the step's nodes, not by max_nodes
+            return step < len(steps) and math.isnan(got[0]) and (self.max_nodes <= 0 or got[1] < self.max_nodes)
+
+        def then(task: tuple, part: list, left: tuple | None) -> tuple:
+            """(the task that goes on with the searches still open or None, the results now final)."""
+            step, k, js = task[3]
+            if js is None:  # the chain's first step
+                out[k], js = list(part), range(len(part))
+            else:
+                for j, got in zip(js, part):
+                    was = out[k][j]  # its bounds hold if this step was stopped before it began
+                    out[k][j] = (got[0], was[1] + got[1], max(was[2], got[2]), min(was[3], got[3]))
+            still = [j for j in js if open_(out[k][j], step)]
+            if not still or left is None or self.interrupted or self.timed_out:
+                return None, len(js)
+            more = [(chains[k][j][0], out[k][j][2:4], chains[k][j][2], out[k][j][1]) for j in still]
+            upto = steps[step + 1] if step + 1 < len(steps) else 0
+            return (more, left, upto, (step + 1, k, still)), len(js) - len(still)
+
+        tasks = [(chain, base, steps[0] if steps else 0, (0, k, None)) for k, chain in enumerate(chains)]
+        self._run_chains(tasks, seat, threads, on_action, done, total, then)
+        return [got for part in out for got in part]
+
+    def _run_chains(self, tasks: list, seat: int, threads: int, on_action, done: int, total: int, then) -> None:
+        """Search each task (chain, base, nodes, (step, k, …)) by `_chain`, up to `threads` at once, in order;
+        for each task ended, then(task, results, table left) gives a task to search after all of `tasks` (or
+        None) and the results now final, which on_action(solved, total) counts.  Of the tasks so given, a
+        thread that frees takes the one of lowest (step, k): step by step, in the chains' order, as in one
+        pass (a dear deal's dearest chains then go to different threads as they did; in the order they were
+        given in, two could go to one thread: deal 238's path 62 M -> 89 M nodes).
+
+        Interruptible solvers (and more than one thread) search in worker threads while this one
+        waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
+        `_run_in_thread` does) and the searches not finished end with the bounds they proved.
+        """
+        threads = min(threads, len(tasks))
+        queue = list(tasks)
+        later: list = []  # ((step, k), task) of the tasks `then` gave, as a heap
+
+        def next_task() -> tuple:
+            return queue.pop(0) if queue else heapq.heappop(later)[1]
+
+        def given(more: tuple | None) -> None:
+            if more is not None:
+                heapq.heappush(later, (more[3][:2], more))
+
         if threads <= 1 and not self.interruptible:
-            out = []
-            for chain in chains:
-                out += self._chain(chain, seat, base)
-                done += len(chain)
+            while queue or later:
+                task = next_task()
+                part = self._chain(task[0], seat, task[1], task[2])
+                more, final = then(task, part, self.chain_left)
+                given(more)
+                done += final
                 if on_action is not None:
                     on_action(done, total)
-            return out
+            return
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait  # noqa: PLC0415
 
-        free = [self] + [self._spawn() for _ in range(min(threads, len(chains)) - 1)]
+        free = [self] + [self._spawn() for _ in range(threads - 1)]
+        workers = len(free)
         busy: list[Solver] = []
         interruptible, self.interruptible = self.interruptible, False
         if self.time_limit is not None and self.deadline is None:
             self.deadline = time.monotonic() + self.time_limit
 
-        def one(chain: list) -> list:
+        def one(task: tuple) -> tuple:
+            chain, base, upto, _ = task
             sv = free.pop()
             busy.append(sv)
             try:
                 if self.interrupted or self.timed_out:  # stopped: no new search starts
-                    return [(math.nan, 0, -math.inf, math.inf)] * len(chain)
-                return sv._chain(chain, seat, base)
+                    return [(math.nan, 0, -math.inf, math.inf)] * len(chain), None
+                part = sv._chain(chain, seat, base, upto)
+                return part, sv.chain_left
             finally:
                 busy.remove(sv)
                 free.append(sv)
@@ -811,20 +898,38 @@ class Solver:
 
         pool = ThreadPoolExecutor(max_workers=len(free), thread_name_prefix="tjsim-solve")
         try:
-            futures = {pool.submit(one, chain): k for k, chain in enumerate(chains)}
-            parts: list = [None] * len(chains)
-            pending = set(futures)
+            futures = {}
+            pending = set()
+            finished_tasks = set()
+
+            def submit() -> None:  # a task to each thread free (the main thread decides which)
+                while len(pending) < workers and (queue or later):
+                    task = next_task()
+                    f = pool.submit(one, task)
+                    futures[f] = task
+                    pending.add(f)
+
+            def ended(f) -> None:
+                nonlocal finished, done
+                part, left = f.result()
+                finished_tasks.add(f)
+                finished += sum(got[1] for got in part)
+                more, final = then(futures[f], part, left)
+                done += final
+                given(more)
+                if on_action is not None:
+                    on_action(done, total)
+
             halted = None
+            submit()
             try:
                 while pending:
                     wait_s = 0.25 if self.deadline is None else max(0.0, min(0.25, self.deadline - time.monotonic()))
                     ready, pending = wait(pending, timeout=wait_s, return_when=FIRST_COMPLETED)
                     for f in ready:
-                        parts[futures[f]] = f.result()
-                        finished += sum(got[1] for got in parts[futures[f]])
-                        done += len(parts[futures[f]])
-                        if on_action is not None:
-                            on_action(done, total)
+                        ended(f)
+                    if not (self.interrupted or self.timed_out):
+                        submit()
                     if self.deadline is not None and time.monotonic() >= self.deadline and pending:
                         halted = "deadline"
                         break
@@ -837,16 +942,18 @@ class Solver:
                 while pending:
                     stop()
                     ready, pending = wait(pending, timeout=0.002)
-                for f, k in futures.items():
-                    parts[k] = f.result()
+                for f in list(futures):
+                    if f not in finished_tasks:
+                        ended(f)  # no task follows now: `then` sees the solver stopped
+                while queue or later:  # never started: nothing proved
+                    task = next_task()
+                    then(task, [(math.nan, 0, -math.inf, math.inf)] * len(task[0]), None)
                 self.interrupted = halted == "interrupt"  # stop() marked self too, whatever the reason
                 self.timed_out = timed_out
         finally:
             pool.shutdown(wait=True)
             self.interruptible = interruptible
-        out = [got for part in parts for got in part]
-        self.nodes_searched = before + sum(n for _, n, _, _ in out)
-        return out
+        self.nodes_searched = before + finished
 
     def solve(self, pos: Position, seat: int | None = None, on_action=None, threads: int = 1) -> Solution:
         """V_seat of the position and of each distinct legal action of the seat to act.
