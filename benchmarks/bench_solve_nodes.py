@@ -5,9 +5,9 @@ Each deal (seed → deal i, as bench_solve_cli.py) is solved from the first lead
 every action, as `tjsim solve` does (`Solver.solve`), one search at a time; a search gives up after `--cap`
 nodes.  Node counts do not drift with the machine as times do, so two runs compare exactly, deal by deal.
 Beside the nodes, the *path*: the position's own search plus the busier of two threads taking the chains of
-actions in turn, each chain to the thread with fewer nodes so far (`tjsim solve` on 2 cores), the chains of the
-second pass (Solver._search_all, EASY_NODES) as `_run_chains` schedules them; at 300–400 ns a node and a fixed
-cost of 0.5–0.65 s (benchmarks/README.md, stop 50), a path of about 1.2 M nodes is a second.
+actions in turn (`tjsim solve` on 2 cores), each search in the steps of EASY_NODES as Solver._run_chains
+schedules them (`_path`); at 300–400 ns a node and a fixed cost of 0.5–0.65 s (benchmarks/README.md, stop 50), a
+path of about 1.2 M nodes is a second.
 
 `--set NAME=VALUE` changes a constant of kernels/position.py for the run (STAGE_NODES takes a comma list).
 Deals 0–199 are the ones the constants were tuned on; a change must hold on the hold-out deals 200–399 too
@@ -58,7 +58,7 @@ def solve_deal(job: tuple) -> tuple:
     rules = preset("hk")
     pos = position(rules, seed, i, rules.tiles_per_player)
     solver = P.Solver(rules, tt_bits=22, max_nodes=cap, relaxed=relaxed)
-    chains: list[int] = []
+    chains: list[tuple] = []  # (nodes, ids of its positions) of each task
     chain = solver._chain
 
     def counted(jobs, seat, base, upto=0):  # each task of Solver._search_all, in order
