@@ -1013,16 +1013,22 @@ def test_threads_change_neither_values_nor_nodes():
                 assert repr(many) == repr(one), (k, cap, threads)  # repr: NaN (gave up) equals NaN
 
 
+def _positions_outgrowing_the_table(monkeypatch, rules, rng: random.Random, fives: int, sixes: int) -> list:
+    """`fives` 5-tile positions and `sixes` 6-tile ones, with the solver's first table (2^10) and GROW_NODES
+    (2000) made small enough for the 6-tile searches to outgrow it."""
+    import tianjiu_sim.kernels.position as P
+    positions = [_cut_position(rules, rng, 5) for _ in range(fives)]
+    monkeypatch.setattr(P, "TT_START_BITS", 10)
+    monkeypatch.setattr(P, "GROW_NODES", 2000)
+    return positions + [_cut_position(rules, rng, 6) for _ in range(sixes)]
+
+
 def test_chains_of_actions_change_no_value(monkeypatch):
     """Actions searched in chains on a shared table (P.CHAIN) get the values of actions searched
     each on its own table, on 5-tile positions and on 6-tile ones whose searches outgrow the small table."""
     import tianjiu_sim.kernels.position as P
     rules = preset("hk")
-    rng = random.Random(34)
-    positions = [_cut_position(rules, rng, 5) for _ in range(6)]
-    monkeypatch.setattr(P, "TT_START_BITS", 10)
-    monkeypatch.setattr(P, "GROW_NODES", 2000)
-    positions += [_cut_position(rules, rng, 6) for _ in range(2)]
+    positions = _positions_outgrowing_the_table(monkeypatch, rules, random.Random(34), 6, 2)
     grew = 0
     for pos in positions:
         for seat in (0, 3):
@@ -1043,15 +1049,9 @@ def test_easy_actions_first_change_no_value(monkeypatch):
     """Every action searched to EASY_NODES[0] nodes first, the open searches then taken on from their chain's
     table (Solver._search_all): the values of one pass, the same nodes on any threads, and a node cap that
     still holds for each search as a whole (5- and 6-tile positions, the 6-tile ones outgrowing the table)."""
-    import math
-
     import tianjiu_sim.kernels.position as P
     rules = preset("hk")
-    rng = random.Random(53)
-    positions = [_cut_position(rules, rng, 5) for _ in range(5)]
-    monkeypatch.setattr(P, "TT_START_BITS", 10)
-    monkeypatch.setattr(P, "GROW_NODES", 2000)
-    positions += [_cut_position(rules, rng, 6) for _ in range(2)]
+    positions = _positions_outgrowing_the_table(monkeypatch, rules, random.Random(53), 5, 2)
     stopped = []
     real = P.Solver._chain
 
