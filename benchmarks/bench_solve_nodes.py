@@ -13,10 +13,15 @@ path of about 1.2 M nodes is a second.
 Deals 0–199 are the ones the constants were tuned on; a change must hold on the hold-out deals 200–399 too
 (`--first 200`): at stop 50 two stage lengths that gained on 32 tuning deals lost 3.8 M → 31.8 M nodes on one
 hold-out deal (docs/solver.md).
+`--headroom` adds what no schedule or start-up could change: the deals still over a second if the two threads
+split every node of the deal evenly (half its nodes over 1.2 M), and if a command cost nothing to start (a path
+over 2.5 M nodes, a second of search alone).  `--tt-bits` sets the size the table grows to (default 22, as
+`tjsim solve`).
 
     python benchmarks/bench_solve_nodes.py --first 200 --deals 200 --out /tmp/base.tsv
     python benchmarks/bench_solve_nodes.py --first 200 --deals 200 --set WALK_STAGE=1 --out /tmp/walk1.tsv
     python benchmarks/bench_solve_nodes.py --compare /tmp/base.tsv /tmp/walk1.tsv
+    python benchmarks/bench_solve_nodes.py --compare /tmp/base.tsv /tmp/walk1.tsv --headroom
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 PATH_SECOND = 1_200_000  # a path of about this many nodes is `tjsim solve`'s second (module docstring)
+SEARCH_SECOND = 2_500_000  # the same with no fixed cost: a second of search alone at about 400 ns a node
 
 
 def _constant(name: str, text: str):
@@ -48,7 +54,7 @@ def _constant(name: str, text: str):
 
 def solve_deal(job: tuple) -> tuple:
     """(deal, nodes, path, seconds, values) of one deal with the constants `sets`."""
-    i, seed, cap, sets, relaxed = job
+    i, seed, cap, sets, relaxed, tt_bits = job
     from bench_solver import position  # noqa: PLC0415
     from tianjiu_sim.game.rules import preset  # noqa: PLC0415
     from tianjiu_sim.kernels import position as P  # noqa: PLC0415
@@ -57,7 +63,7 @@ def solve_deal(job: tuple) -> tuple:
         setattr(P, name, _constant(name, text))
     rules = preset("hk")
     pos = position(rules, seed, i, rules.tiles_per_player)
-    solver = P.Solver(rules, tt_bits=22, max_nodes=cap, relaxed=relaxed)
+    solver = P.Solver(rules, tt_bits=tt_bits, max_nodes=cap, relaxed=relaxed)
     chains: list[tuple] = []  # (nodes, ids of its positions) of each task
     chain = solver._chain
 
@@ -79,24 +85,24 @@ def _path(tasks: list) -> int:
     """The nodes on the busier of two threads taking the tasks (nodes, ids of their positions) as
     Solver._run_chains does: each chain's first step in order, then the later steps (positions seen before),
     each free once the same chain's step before has ended, a thread that frees taking the free one of the
-    lowest (step, chain)."""
+    lowest (step, chain, first search of the task) — a chain's last step may be one task a search (SPLIT_LAST)."""
     free = [0, 0]
-    seen = {}  # position id -> (chain, its steps so far)
+    seen = {}  # position id -> (chain, its steps so far, its place in the chain)
     chains = 0
-    later = []  # (step, chain, nodes) of the later steps
+    later = []  # (step, chain, place of its first search, nodes) of the tasks
     for n, ids in tasks:
         if ids[0] in seen:
-            k, step = seen[ids[0]]
-            later.append((step, k, n))
+            k, step, j = seen[ids[0]]
+            later.append((step, k, j, n))
             for i in ids:
-                seen[i] = (k, step + 1)
+                seen[i] = (k, step + 1, seen[i][2])
         else:
             k = chains
             chains += 1
-            for i in ids:
-                seen[i] = (k, 1)
-            later.append((0, k, n))
-    ends = {}  # (step, chain) -> when it ended
+            for j, i in enumerate(ids):
+                seen[i] = (k, 1, j)
+            later.append((0, k, 0, n))
+    ends = {}  # (step, chain) -> when its last task of that step ended
     todo = sorted(later)
     while todo:
         t = free.index(min(free))
@@ -105,8 +111,8 @@ def _path(tasks: list) -> int:
         now = max(free[t], min(when.values()))  # idle till one is free
         pick = min(x for x in ready if when[x] <= now)
         todo.remove(pick)
-        free[t] = now + pick[2]
-        ends[pick[:2]] = free[t]
+        free[t] = now + pick[3]
+        ends[pick[:2]] = max(ends.get(pick[:2], 0), free[t])
     return max(free)
 
 
@@ -127,13 +133,32 @@ def summary(run: dict, deals: list) -> str:
             f"over 2.4 M: {over[1]}, over 6 M: {over[2]}, over 18 M: {over[3]}")
 
 
-def compare(a_path: str, b_path: str) -> None:
+def headroom(run: dict, deals: list) -> str:
+    """One line: the deals over a second by path, and those still over it with two threads splitting every
+    node evenly (half the nodes), with no fixed cost (the path against a second of search), and with both."""
+    split = sum(run[i][0] / 2 > PATH_SECOND for i in deals)
+    free = sum(run[i][1] > SEARCH_SECOND for i in deals)
+    both = sum(run[i][0] / 2 > SEARCH_SECOND for i in deals)
+    over = [i for i in deals if run[i][1] > PATH_SECOND]
+    need = sorted(run[i][1] / PATH_SECOND for i in over)
+    line = (f"over a second {len(over)}; with nodes split evenly over two threads {split}; with no fixed cost {free}; "
+            f"with both {both}")
+    if need:
+        line += (f"; fewer nodes needed by the deals over it: median {need[len(need) // 2]:.1f} times, "
+                 f"most {need[-1]:.1f} times")
+    return line
+
+
+def compare(a_path: str, b_path: str, room: bool = False) -> None:
     """Print two runs side by side: their summaries, any value that differs, the deals that changed most."""
     a, b = load(a_path), load(b_path)
     deals = sorted(set(a) & set(b))
     print(f"{len(deals)} deals in both")
     print(f"  {a_path}: {summary(a, deals)}")
     print(f"  {b_path}: {summary(b, deals)}")
+    if room:
+        print(f"  {a_path}: {headroom(a, deals)}")
+        print(f"  {b_path}: {headroom(b, deals)}")
     differ = [i for i in deals if a[i][3] != b[i][3] and "nan" not in a[i][3] + b[i][3]]
     print(f"values that differ: {differ or 'none'}")
     for i in sorted(deals, key=lambda i: -abs(b[i][1] - a[i][1]))[:15]:
@@ -154,12 +179,15 @@ def main() -> None:
                     help="a constant of kernels/position.py for this run (repeatable)")
     ap.add_argument("--no-relaxed", dest="relaxed", action="store_false",
                     help="Solver(relaxed=False): never ask the relaxed games (tjsim solve asks them past 6 M nodes)")
+    ap.add_argument("--tt-bits", type=int, default=22, help="the size the table grows to, 2^N entries (tjsim solve: 22)")
+    ap.add_argument("--headroom", action="store_true",
+                    help="also the deals still over a second with perfect threads or no fixed cost (module docstring)")
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--out", help="write one line a deal here (tab-separated), as deals finish")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two --out files and stop")
     args = ap.parse_args()
     if args.compare:
-        compare(*args.compare)
+        compare(*args.compare, room=args.headroom)
         return
     sets = []
     for item in args.set:
@@ -168,8 +196,9 @@ def main() -> None:
         sets.append((name, text))
     deals = ([int(x) for x in args.only.split(",")] if args.only
              else list(range(args.first, args.first + args.deals)))
-    jobs = [(i, args.seed, int(args.cap), tuple(sets), args.relaxed) for i in deals]
-    label = " ".join(args.set + ([] if args.relaxed else ["--no-relaxed"])) or "defaults"
+    jobs = [(i, args.seed, int(args.cap), tuple(sets), args.relaxed, args.tt_bits) for i in deals]
+    label = " ".join(args.set + ([] if args.relaxed else ["--no-relaxed"])
+                     + ([] if args.tt_bits == 22 else [f"--tt-bits {args.tt_bits}"])) or "defaults"
     run = {}
     out = open(args.out, "w") if args.out else None  # noqa: SIM115  (written as deals finish)
     if out:
@@ -185,6 +214,8 @@ def main() -> None:
     if out:
         out.close()
     print(f"{len(deals)} deals, {label}: {summary(run, deals)}")
+    if args.headroom:
+        print(f"  {headroom(run, deals)}")
 
 
 if __name__ == "__main__":

@@ -1045,19 +1045,25 @@ def test_chains_of_actions_change_no_value(monkeypatch):
     assert grew > 0
 
 
-def test_easy_actions_first_change_no_value(monkeypatch):
+@pytest.mark.parametrize("split", [True, False])
+def test_easy_actions_first_change_no_value(monkeypatch, split):
     """Every action searched to EASY_NODES[0] nodes first, the open searches then taken on from their chain's
     table (Solver._search_all): the values of one pass, the same nodes on any threads, and a node cap that
-    still holds for each search as a whole (5- and 6-tile positions, the 6-tile ones outgrowing the table)."""
+    still holds for each search as a whole (5- and 6-tile positions, the 6-tile ones outgrowing the table);
+    with SPLIT_LAST the last step's searches of one chain are tasks of their own, else one task."""
     import tianjiu_sim.kernels.position as P
     rules = preset("hk")
     positions = _positions_outgrowing_the_table(monkeypatch, rules, random.Random(53), 5, 2)
+    monkeypatch.setattr(P, "SPLIT_LAST", split)
     stopped = []
+    last = []  # the number of searches of each task of the last step
     real = P.Solver._chain
 
     def spy(self, chain, seat, base, upto=0):
         got = real(self, chain, seat, base, upto)
         stopped.append(upto > 0 and any(math.isnan(g[0]) for g in got))
+        if upto == 0 and P.EASY_NODES:
+            last.append(len(chain))
         return got
 
     monkeypatch.setattr(P.Solver, "_chain", spy)
@@ -1077,6 +1083,8 @@ def test_easy_actions_first_change_no_value(monkeypatch):
                     assert a.low <= b.value <= a.high
                     assert a.value != a.value or a.value == b.value
     assert sum(stopped) >= 10  # the first pass did stop searches, and the second finished them
+    # split: every task of the last step is one search; else some chain took both of its searches on together
+    assert last and (max(last) == 1 if split else max(last) == 2)
 
 
 def test_easy_pass_at_a_stage_end_searches_as_one_pass(monkeypatch):

@@ -244,6 +244,17 @@ POSITION_BUDGET = 300_000
 # dear deals both ways (283 4.2 M -> 8.9 M, 302 5.2 M -> 2.2 M); the later steps queued as the earlier ended put
 # deal 238's two dearest chains on one thread (path 62 M -> 89 M).  (): one pass.
 EASY_NODES = (1_000_000, 4_000_000)  # `tjsim solve --help` (cli/solve_cmd.py, --max-time) says "a million"
+# The last step of a chain's searches still open (past EASY_NODES[-1]): one task each, both from the table the chain
+# left, so that a chain's two dear searches go to two threads (True), or one task, the second search going on from
+# the table the first left (False).  The 56 deals of 0-599 whose path passes 1.2 M nodes, every action, cap 30 M
+# (benchmarks/README.md, stop 54): paths 899.2 M -> 881.5 M, values unchanged (no other deal has a search past
+# 4 M nodes); 237 50.4 M -> 34.6 M (its leads 3-1 and 2-2, both dear, shared a chain), 332 39.3 M -> 34.3 M;
+# 291 26.3 M -> 28.3 M, 419 16.2 M -> 16.8 M path but 20.7 M -> 26.4 M nodes (its second search had gone on
+# from the first's entries).  Alternated, 2 threads: 237 12.2 / 12.5 s -> 8.5 / 8.5 s, 332 9.8 / 9.6 s -> 8.9 /
+# 8.9 s, 291 7.3 / 7.0 s -> 7.7 / 7.9 s, 419 4.6 / 4.6 s -> 5.3 / 5.3 s.  A split at a later step instead
+# (EASY_NODES ending 8 M or 16 M) cost more on the eight deals that changed: paths 337.2 M -> 319.6 M here,
+# 332.4 M / 342.9 M there.
+SPLIT_LAST = True
 # The stages (STAGE_NODES: 0 the first, the last one ending at GROW_NODES) whose search uses the followers'
 # second ordering (kernels/solver.py, X_ORDER: a minimiser leaves s's standing play to a partner after it
 # that can beat it too).  A search still open after its first stage may owe that to a wrong first choice of
@@ -791,7 +802,8 @@ class Solver:
         searches still open go on to EASY_NODES[1] nodes, and so on, and at last to the end, each step a task
         of its own that starts from the table the chain's last step left, the bounds proved and the nodes
         spent (`_growing`), searched after every task of the step before (`_run_chains`): a solve stopped early
-        (Ctrl-C, --max-time) then has the value of every action quick to solve.
+        (Ctrl-C, --max-time) then has the value of every action quick to solve.  In the last step each search
+        still open is a task of its own (SPLIT_LAST), so a chain's two dear searches may go to two threads.
         """
         total = done + len(jobs)
         if on_action is not None:
@@ -806,7 +818,7 @@ class Solver:
             return step < len(steps) and math.isnan(got[0]) and (self.max_nodes <= 0 or got[1] < self.max_nodes)
 
         def then(task: tuple, part: list, left: tuple | None) -> tuple:
-            """(the task that goes on with the searches still open or None, the results now final)."""
+            """(the tasks that go on with the searches still open, the results now final)."""
             step, k, js = task[3]
             if js is None:  # the chain's first step
                 out[k], js = list(part), range(len(part))
@@ -816,10 +828,12 @@ class Solver:
                     out[k][j] = (got[0], was[1] + got[1], max(was[2], got[2]), min(was[3], got[3]))
             still = [j for j in js if open_(out[k][j], step)]
             if not still or left is None or self.interrupted or self.timed_out:
-                return None, len(js)
+                return [], len(js)
             more = [(chains[k][j][0], out[k][j][2:4], chains[k][j][2], out[k][j][1]) for j in still]
             upto = steps[step + 1] if step + 1 < len(steps) else 0
-            return (more, left, upto, (step + 1, k, still)), len(js) - len(still)
+            if upto == 0 and SPLIT_LAST:  # the last step: each search open a task of its own (SPLIT_LAST)
+                return [([m], left, 0, (step + 1, k, [j])) for m, j in zip(more, still)], len(js) - len(still)
+            return [(more, left, upto, (step + 1, k, still))], len(js) - len(still)
 
         tasks = [(chain, base, steps[0] if steps else 0, (0, k, None)) for k, chain in enumerate(chains)]
         self._run_chains(tasks, seat, threads, on_action, done, total, then)
@@ -827,9 +841,9 @@ class Solver:
 
     def _run_chains(self, tasks: list, seat: int, threads: int, on_action, done: int, total: int, then) -> None:
         """Search each task (chain, base, nodes, (step, k, …)) by `_chain`, up to `threads` at once, in order;
-        for each task ended, then(task, results, table left) gives a task to search after all of `tasks` (or
-        None) and the results now final, which on_action(solved, total) counts.  Of the tasks so given, a
-        thread that frees takes the one of lowest (step, k): step by step, in the chains' order, as in one
+        for each task ended, then(task, results, table left) gives the tasks to search after all of `tasks`
+        and the results now final, which on_action(solved, total) counts.  Of the tasks so given, a thread
+        that frees takes the one of lowest (step, k, first search): step by step, in the chains' order, as in one
         pass (a dear deal's dearest chains then go to different threads as they did; in the order they were
         given in, two could go to one thread: deal 238's path 62 M -> 89 M nodes).
 
@@ -837,16 +851,16 @@ class Solver:
         waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
         `_run_in_thread` does) and the searches not finished end with the bounds they proved.
         """
-        threads = min(threads, len(tasks))
+        threads = min(threads, sum(len(task[0]) for task in tasks))  # a chain's last step may split (SPLIT_LAST)
         queue = list(tasks)
-        later: list = []  # ((step, k), task) of the tasks `then` gave, as a heap
+        later: list = []  # ((step, k, first search), task) of the tasks `then` gave, as a heap
 
         def next_task() -> tuple:
             return queue.pop(0) if queue else heapq.heappop(later)[1]
 
-        def given(more: tuple | None) -> None:
-            if more is not None:
-                heapq.heappush(later, (more[3][:2], more))
+        def given(more: list) -> None:
+            for task in more:  # (step, k, its first search): two tasks of one chain's last step in order
+                heapq.heappush(later, ((*task[3][:2], task[3][2][0]), task))
 
         if threads <= 1 and not self.interruptible:
             while queue or later:
