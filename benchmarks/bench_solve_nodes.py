@@ -84,35 +84,44 @@ def solve_deal(job: tuple) -> tuple:
 def _path(tasks: list) -> int:
     """The nodes on the busier of two threads taking the tasks (nodes, ids of their positions) as
     Solver._run_chains does: each chain's first step in order, then the later steps (positions seen before),
-    each free once the same chain's step before has ended, a thread that frees taking the free one of the
-    lowest (step, chain, first search of the task) — a chain's last step may be one task a search (SPLIT_LAST)."""
+    each free once the step before of each of its searches has ended, a thread that frees taking the free one of
+    the lowest (step, chain, first search of the task) — a chain's searches may go on in tasks of their own
+    (SPLIT_LAST)."""
     free = [0, 0]
     seen = {}  # position id -> (chain, its steps so far, its place in the chain)
     chains = 0
-    later = []  # (step, chain, place of its first search, nodes) of the tasks
+    later = []  # (step, chain, place of its first search, nodes, places of its searches) of the tasks
     for n, ids in tasks:
         if ids[0] in seen:
-            k, step, j = seen[ids[0]]
-            later.append((step, k, j, n))
-            for i in ids:
-                seen[i] = (k, step + 1, seen[i][2])
+            k, step, _ = seen[ids[0]]
         else:
-            k = chains
+            k, step = chains, 0
             chains += 1
             for j, i in enumerate(ids):
-                seen[i] = (k, 1, j)
-            later.append((0, k, 0, n))
-    ends = {}  # (step, chain) -> when its last task of that step ended
+                seen[i] = (k, 0, j)
+        places = tuple(seen[i][2] for i in ids)
+        later.append((step, k, places[0], n, places))
+        for i in ids:
+            seen[i] = (k, step + 1, seen[i][2])
+    ends = {}  # (step, chain, place) -> when the task of that search's step ended
     todo = sorted(later)
+
+    def after(x: tuple) -> int:  # when the task may start: its searches' steps before have ended (-1: not yet)
+        if x[0] == 0:
+            return 0
+        got = [ends.get((x[0] - 1, x[1], j), -1) for j in x[4]]
+        return -1 if min(got) < 0 else max(got)
+
     while todo:
         t = free.index(min(free))
-        ready = [x for x in todo if x[0] == 0 or (x[0] - 1, x[1]) in ends]
-        when = {x: 0 if x[0] == 0 else ends[(x[0] - 1, x[1])] for x in ready}
-        now = max(free[t], min(when.values()))  # idle till one is free
+        when = {x: after(x) for x in todo}
+        ready = [x for x in todo if when[x] >= 0]
+        now = max(free[t], min(when[x] for x in ready))  # idle till one is free
         pick = min(x for x in ready if when[x] <= now)
         todo.remove(pick)
         free[t] = now + pick[3]
-        ends[pick[:2]] = max(ends.get(pick[:2], 0), free[t])
+        for j in pick[4]:
+            ends[(pick[0], pick[1], j)] = free[t]
     return max(free)
 
 
