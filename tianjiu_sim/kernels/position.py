@@ -851,7 +851,7 @@ class Solver:
         waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
         `_run_in_thread` does) and the searches not finished end with the bounds they proved.
         """
-        threads = min(threads, sum(len(task[0]) for task in tasks))  # a chain's last step may split (SPLIT_LAST)
+        threads = min(threads, len(tasks))  # (a lone chain split in its last step stays on one thread: no spawn)
         queue = list(tasks)
         later: list = []  # ((step, k, first search), task) of the tasks `then` gave, as a heap
 
