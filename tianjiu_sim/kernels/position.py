@@ -247,13 +247,13 @@ EASY_NODES = (1_000_000, 4_000_000)  # `tjsim solve --help` (cli/solve_cmd.py, -
 # The last step of a chain's searches still open (past EASY_NODES[-1]): one task each, both from the table the chain
 # left, so that a chain's two dear searches go to two threads (True), or one task, the second search going on from
 # the table the first left (False).  The 56 deals of 0-599 whose path passes 1.2 M nodes, every action, cap 30 M
-# (benchmarks/README.md, stop 54): paths 899.2 M -> 881.5 M, values unchanged (no other deal has a search past
-# 4 M nodes); 237 50.4 M -> 34.6 M (its leads 3-1 and 2-2, both dear, shared a chain), 332 39.3 M -> 34.3 M;
+# (benchmarks/README.md, stop 54; only they have a search past 4 M nodes): paths 899.2 M -> 881.5 M, values
+# unchanged; 237 50.4 M -> 34.6 M (its leads 3-1 and 2-2, both dear, shared a chain), 332 39.3 M -> 34.3 M;
 # 291 26.3 M -> 28.3 M, 419 16.2 M -> 16.8 M path but 20.7 M -> 26.4 M nodes (its second search had gone on
 # from the first's entries).  Alternated, 2 threads: 237 12.2 / 12.5 s -> 8.5 / 8.5 s, 332 9.8 / 9.6 s -> 8.9 /
 # 8.9 s, 291 7.3 / 7.0 s -> 7.7 / 7.9 s, 419 4.6 / 4.6 s -> 5.3 / 5.3 s.  A split at a later step instead
 # (EASY_NODES ending 8 M or 16 M) cost more on the eight deals that changed: paths 337.2 M -> 319.6 M here,
-# 332.4 M / 342.9 M there.
+# 332.4 M / 342.9 M there; every step past the first split (past 1 M nodes) 881.5 M -> 893.2 M on the 56 (419 26.5 M).
 SPLIT_LAST = True
 # The stages (STAGE_NODES: 0 the first, the last one ending at GROW_NODES) whose search uses the followers'
 # second ordering (kernels/solver.py, X_ORDER: a minimiser leaves s's standing play to a partner after it
@@ -851,7 +851,8 @@ class Solver:
         waits, hearing Ctrl-C and the deadline: it then stops every search (X_STOP, as
         `_run_in_thread` does) and the searches not finished end with the bounds they proved.
         """
-        threads = min(threads, len(tasks))  # (a lone chain split in its last step stays on one thread: no spawn)
+        # a lone chain's split last step stays on this thread: a second solver would cost each 2-action position 9 ms
+        threads = min(threads, len(tasks))
         queue = list(tasks)
         later: list = []  # ((step, k, first search), task) of the tasks `then` gave, as a heap
 
