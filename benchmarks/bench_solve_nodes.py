@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 import time
 from multiprocessing import Pool
@@ -153,7 +154,7 @@ def headroom(run: dict, deals: list) -> str:
     line = (f"over a second {len(over)}; with nodes split evenly over two threads {split}; with no fixed cost {free}; "
             f"with both {both}")
     if need:
-        line += (f"; fewer nodes needed by the deals over it: median {need[len(need) // 2]:.1f} times, "
+        line += (f"; fewer nodes needed by the deals over it: median {statistics.median(need):.1f} times, "
                  f"most {need[-1]:.1f} times")
     return line
 
