@@ -829,11 +829,11 @@ class Solver:
             still = [j for j in js if open_(out[k][j], step)]
             if not still or left is None or self.interrupted or self.timed_out:
                 return [], len(js)
-            more = [(chains[k][j][0], out[k][j][2:4], chains[k][j][2], out[k][j][1]) for j in still]
             upto = steps[step + 1] if step + 1 < len(steps) else 0
-            if upto == 0 and SPLIT_LAST:  # the last step: each search open a task of its own (SPLIT_LAST)
-                return [([m], left, 0, (step + 1, k, [j])) for m, j in zip(more, still)], len(js) - len(still)
-            return [(more, left, upto, (step + 1, k, still))], len(js) - len(still)
+            # the last step: each search open a task of its own (SPLIT_LAST)
+            groups = [[j] for j in still] if upto == 0 and SPLIT_LAST else [still]
+            return [([(chains[k][j][0], out[k][j][2:4], chains[k][j][2], out[k][j][1]) for j in g], left, upto,
+                     (step + 1, k, g)) for g in groups], len(js) - len(still)
 
         tasks = [(chain, base, steps[0] if steps else 0, (0, k, None)) for k, chain in enumerate(chains)]
         self._run_chains(tasks, seat, threads, on_action, done, total, then)
