@@ -1346,3 +1346,52 @@ def test_relaxed_games_change_no_value(monkeypatch):
         v, n = Solver(rules, tt_bits=14, max_nodes=3000, relaxed=True).value(pos, 0)
         assert (v != v and n <= 3000 + 200) or v == full.value
     assert asked > 0 and settled > 0, (asked, settled)
+
+
+def test_passing_game_bounds_the_value_from_below():
+    """The passing game (solver docstring: the minimisers' discards reduced without the partners' condition, a
+    trick passed where the dropped discard would have let a partner overtake) is worth at most V_s: against the
+    brute force on random `hk` positions (the rule sets with bonuses or dice leave it out), and against the exact
+    solver on 4- and 5-tile cut positions, where it is exact on most.  And on a position (found at stop 55) where
+    the same reduction without passes is worth more than V_s: seat 1 keeping its 3-3 instead of its 1-1 lets the
+    banker's 5-5 overtake it and close, which the multiplier makes dearer for seat 3 (V_s −6; without passes −3)."""
+    rules = preset("hk")
+    only = Solver(rules, tt_bits=16, passing="only", close_game="never", relaxed=False)
+    rng = random.Random(5500)
+    for i in range(300):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        want = brute(rules, pos, seat)
+        got, _ = only.value(pos, seat)
+        assert got <= want + 1e-9, (i, pos, seat, got, want)
+    exact = total = 0
+    real = Solver(rules, tt_bits=16)
+    for i in range(120):
+        pos = _cut_position(rules, rng, 4 + i % 2)
+        seat = rng.randrange(rules.players)
+        (want, _), (got, _) = real.value(pos, seat), only.value(pos, seat)
+        assert got <= want + 1e-9, (i, pos, seat, got, want)
+        exact += abs(got - want) < 1e-9
+        total += 1
+    assert exact >= 0.9 * total, (exact, total)
+    hands = tuple(parse_hand(h) for h in ("5-5 6-1 6-1", "1-1 3-3 4-1", "4-4 6-4", "6-5 5-2 2-1"))
+    pos = Position(rules, hands, (2, 0, 2, 1), 2, banker=0, streak=2, has_led=frozenset({0, 3}),
+                   trick=((2, "lead", parse_hand("3-2")),))
+    want = brute(rules, pos, 3)
+    assert want == -6.0
+    assert only.value(pos, 3)[0] <= want
+
+
+@pytest.mark.parametrize("tiles,count", [(4, 100), (5, 40), (6, 12)])
+def test_passing_game_changes_no_value(tiles, count):
+    """Each test asked first in the passing game (position.PASS_NODES): the same values as without it on `hk`
+    cut positions, every seat, and it settles some tests."""
+    rules = preset("hk")
+    on, without = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, passing=False)
+    rng = random.Random(5600 + tiles)
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        (a, _), (b, _) = on.value(pos, seat), without.value(pos, seat)
+        assert abs(a - b) < 1e-9, (i, pos, seat, a, b)
+    assert on.pass_proofs > 0 and without.pass_proofs == 0

@@ -294,6 +294,13 @@ HOLD_NODES = 1_000_000
 # 45.4 M; 49 49.5 M -> 55.6 M, 657 60.7 M -> 65.8 M); asked in the stages too, 2,039.5 M, paths 23.6 M shorter and
 # 17.6 M longer (benchmarks/README.md, stop 51).  `bench_solve_nodes.py --set PARTIAL_NODES=4000000` asks it.
 PARTIAL_NODES = 0
+# Each test "V >= b" is first searched in the passing game (kernels/solver.py, module docstring: the minimisers'
+# discards reduced without the partners' condition, the trick passed where the dropped discard would have let a
+# partner overtake) on PASS_NODES nodes; where it holds there it holds, else the real search follows.  Stop 55, the
+# 56 deals of 0-599 whose path passes 1.2 M nodes (every action, cap 30 M a search): 1,414.7 M nodes -> 1,201.9 M,
+# 56 -> 50 over 1.2 M (407 path 32.9 M -> 5.0 M, 210 19.5 M -> 2.0 M, 591 9.4 M -> 0.3 M; 400 43.8 M -> 52.8 M,
+# 296 3.8 M -> 6.5 M); values unchanged (benchmarks/README.md, stop 55).
+PASS_NODES = 2_000_000
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
@@ -303,7 +310,8 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True):
+                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True,
+                 passing: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -321,6 +329,11 @@ class Solver:
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
         self.relaxed = relaxed  # the relaxed games past GROW_NODES + RELAX_AFTER (RELAXED_NODES; measured there)
+        # each test first in the passing game (PASS_NODES); False: never (a test that it changes no value);
+        # "only": every search in the passing game, a lower bound of the value (a test of that game, with
+        # close_game "never": the close game does not see passes)
+        self.passing = passing
+        self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
         self._relaxers: dict[int, Solver] = {}  # a solver per relaxed game, its own tables (`_relaxed_bounds`)
         self.parent: Solver | None = None  # a relaxed game's solver: the solver it bounds, which a stop reaches
         # the pairs as the tables hold them (K_TWIN: the lower twin's bit on the higher's row)
@@ -384,6 +397,8 @@ class Solver:
         X[K.X_NO_STOPPERS] = 0 if self.stoppers else 1
         X[K.X_NO_TWINS] = 0 if self.twins else 1
         X[K.X_CLOSE] = close
+        X[K.X_PASS_NODES] = PASS_NODES if self.passing is True else 0
+        X[K.X_PASSING] = int(self.passing == "only")
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
         led = sum(1 << s for s in pos.has_led)
@@ -504,7 +519,8 @@ class Solver:
         """Make this solver play a relaxed game (kernels/relaxed.py, WEAKER or STRONGER) for `seat` from `pos`, with
         twins off (the gaps need not keep their symmetry); returns it."""
         self.T = gap_tables(self.rules, self.cat, pos.hands, pos.trick, seat, game)
-        self.twins, self.twin_pairs, self.relaxed, self.squeeze = False, [], False, False
+        # no passing game: its dominance reads a class's ranks as a line, which a relaxed game's gaps are not
+        self.twins, self.twin_pairs, self.relaxed, self.squeeze, self.passing = False, [], False, False, False
         return self
 
     def _relaxed_bounds(self, pos: Position, seat: int, lo: float, hi: float, left: int = 0) -> tuple[float, float, int]:
@@ -627,6 +643,7 @@ class Solver:
         self.value_nodes += int(X[K.X_VALUE_NODES])
         self.get_cuts += int(X[K.X_GET_CUTS])
         self.partial_cuts += int(X[K.X_PARTIAL_CUTS])
+        self.pass_proofs += int(X[K.X_PASS_PROOFS])
         self.partial_left -= partial - int(X[K.X_PARTIAL])
         self.partial_out = int(X[K.X_PARTIAL_OUT])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
@@ -792,7 +809,7 @@ class Solver:
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
                       trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game,
-                      twins=self.twins, relaxed=self.relaxed)
+                      twins=self.twins, relaxed=self.relaxed, passing=self.passing)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the

@@ -57,6 +57,25 @@ and not above A.  For the minimising side which partner wins a trick matters, an
 could overtake W but not A; without one, the partners' replies to A are exactly their replies to
 W, s's are a subset, and the partners can copy every line W allows.
 
+The passing game (not from DDS; stop 55): that condition is what makes the proofs that s gets its 戙 or
+closes dear.  Among three partners a tile of one of them almost always lies between two free singles of
+another, so a minimiser's discards keep every single of every class, and on the dearest deals of
+`tjsim solve` dropping the condition (unsound: 13 of 3,000 random 2–4-tile positions change value) cuts
+their nodes ten to thirty times (deal 419, every action: 26.4 M -> 0.94 M).  The passing game drops it
+soundly by giving the minimisers what the dominated line had and the kept one lacks.  A minimiser that
+discards a free single W while keeping a free single A of the class above it with a partner's tile ranked
+in (W, A] takes a *debt* W (X_PASS_DEBT); when later its single A stands in a trick (led, or beating a play
+that W would have beaten too) and a partner acting after it discards a single Z of the class that beats W
+but not A, the trick may be *passed* to that partner: it wins the trick and leads the next.  That is the
+line W allowed (W played, the partner overtaking with Z) with the same hands after the trick, so with
+passes the kept discard does at least as well for the minimisers as the dropped one, and the dominance
+holds without the condition.  Passes only add to the minimisers' choices, so the passing game's value is
+at most V: a test "V >= b" that holds in it holds.  `mtd_kernel` asks each test there first, on a budget
+of X_PASS_NODES (kernels/position.py, PASS_NODES), and searches the real game when it fails; bonuses and
+the dice leave it out, and the close game, `_last_single_trick` and the in-trick floor under a
+minimiser's standing play (which do not see passes) are not used in it.  Its table entries carry the
+debts and a salt (`_pass_salt`), apart from the real game's.
+
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
 and rank (`twin_pairs` checks this on the catalogue rather than assuming it).  A seat holding both
@@ -268,7 +287,12 @@ X_REAL = X_DEBT + 21  # seats (bit mask) whose discards the games never owe: the
 # choosing its discards (`_squeeze_close`; 0: never); X_PARTIAL_CUTS counts what it proved; X_PARTIAL_OUT: the
 # seats whose game failed at this root (a bit mask, kept by the caller from one run of a search to the next)
 X_PARTIAL, X_PARTIAL_CUTS, X_PARTIAL_OUT = X_DEBT + 22, X_DEBT + 23, X_DEBT + 24
-N_X = X_DEBT + 25
+# the passing game (module docstring): X_PASSING 1 while a test is searched in it; X_PASS_DEBT + seat: the tiles the
+# seat has taken as debts (a bit mask); X_PASS_NODES: the nodes a test may spend there first (0: never);
+# X_PASS_PROOFS, X_PASS_FAILS count the tests it settled and those it did not
+X_PASSING, X_PASS_NODES, X_PASS_PROOFS, X_PASS_FAILS = X_DEBT + 25, X_DEBT + 26, X_DEBT + 27, X_DEBT + 28
+X_PASS_DEBT = X_DEBT + 29
+N_X = X_DEBT + 33
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -328,6 +352,9 @@ GEN_LIMIT = 1 << 27
 # per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, two killer
 # moves (the last two moves that cut off at this ply, newest first)
 G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
+# the passing game's trick state at a follower (module docstring): the partners the trick may be passed to, and
+# the play the standing one beat (-1: it was led) with 1 if that play was the lead
+G_PASS, G_PREV, G_PREV_LEAD = 82, 83, 84
 NO_KILLER = -(1 << 62)
 KILLER_KEY = -999999999  # ordering key of a killer move: before every other move but the TT's best lead
 # Budgeted probes at trick boundaries with at least X_PROBE_TILES tiles a hand: first budget
@@ -1596,7 +1623,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     dominance = (not playout) and X[X_NO_DOMINANCE] == 0
     # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
     mates = np.int64(0)
-    if dominance and not maxing:
+    if dominance and not maxing and X[X_PASSING] == 0:  # the passing game needs no condition (module docstring)
         mates = _others(hands, n, folded | (np.int64(1) << s), seat)
     while rest:
         b = ctz(rest)
@@ -2143,6 +2170,57 @@ def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lea
 # _nrt=False (also on the helpers it calls): the search allocates nothing, and NRT's reference counting of
 # the array arguments of every recursive call, atomic increments and decrements, took 42 % of a solve's
 # time (perf): 2× a node.
+@njit(cache=True, inline="always")
+def _pass_salt(X):
+    """What the passing game adds to a table key: its debts, and a salt apart from the real game's keys."""
+    h = ((X[X_PASS_DEBT] * np.int64(-7046029254386353131)) ^ (X[X_PASS_DEBT + 1] * np.int64(-4658895280553007687))
+         ^ (X[X_PASS_DEBT + 2] * np.int64(-3372029247567499371)) ^ (X[X_PASS_DEBT + 3] * np.int64(7640891576956012809))
+         ^ np.int64(0x5bd1e9955bd1e995))
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def _pass_debts(A, seat, d):
+    """The debts of minimiser `seat` after it discards the tiles d (already out of its hand): each free single W
+    of d with a free single of its class kept above it and a partner's tile ranked in between (module docstring).
+    The arrays come by address (A_*)."""
+    T, Q, X, hands, _ = _position_arrays(A)
+    keep = hands[seat]
+    held = keep | d
+    mates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << X[X_SEAT]), seat)
+    debts = X[X_PASS_DEBT + seat]
+    x = d
+    while x:
+        w = ctz(x)
+        x &= x - 1
+        if held & T[ROW_TILE + w, K_PARTNERS]:
+            continue
+        up = keep & T[ROW_TILE + w, K_ABOVE]
+        while up:
+            a = ctz(up)
+            up &= up - 1
+            if (held & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
+                debts |= np.int64(1) << w
+                break
+    return debts
+
+
+@njit(cache=True, inline="always")
+def _passes(T, X, gpr, d, win_p, win_seat, win_lead):
+    """Whether a partner's discard d of one tile lets the trick, won so far by minimiser `win_seat`'s single
+    win_p, be passed to it: d is of win_p's class, does not beat it, and beats a debt of win_seat that would
+    have beaten the play win_p beat (gpr: the ply's scratch row, G_PREV)."""
+    z = ctz(d)
+    if T[ROW_PLAY + T[ROW_TILE + z, K_SINGLE], C_CLS] != T[ROW_PLAY + win_p, C_CLS]:
+        return False
+    if d & T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]:
+        return False
+    debts = T[ROW_TILE + z, K_BELOW] & X[X_PASS_DEBT + win_seat]
+    if gpr[G_PREV] >= 0:
+        debts &= T[ROW_PLAY + gpr[G_PREV], C_BU_LED if gpr[G_PREV_LEAD] == 1 else C_BU_FOL]
+    return debts != 0
+
+
 @njit(cache=True, _nrt=False)
 def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, forced, alpha, beta):
     """Fail-soft alpha-beta value (for seat X_SEAT) of the rest of the deal from this node.
@@ -2169,6 +2247,31 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
         last = hands[leader] == 0
+        if seat == leader and X[X_PASSING] != 0 and gp[ply, G_PASS] != 0:
+            # the passing game: the minimisers choose which of the winner and the partners it may pass to takes
+            # the trick (no bonus is on in it)
+            takers = gp[ply, G_PASS] | (np.int64(1) << win_seat)
+            best = INF
+            b0 = beta
+            while takers:
+                w = ctz(takers)
+                takers &= takers - 1
+                if last and Q[R_EARLY_DEATH] != 0 and w != win_seat and dong[w] + size < Q[R_MIN_DONG]:
+                    continue  # early death: that partner could not have overtaken in the last trick
+                dong[w] += size
+                if last:
+                    v = _terminal(Q, X, dong, w, 1, -1)
+                else:
+                    v = _search(A, ply + 1, w, M1, M1, w, Z, M1, Z, w, Z, alpha, b0)
+                dong[w] -= size
+                if X[X_ABORT] != 0:
+                    return 0.0
+                if v < best:
+                    best = v
+                    b0 = min(b0, v)
+                if best <= alpha:
+                    break
+            return best
         if seat == leader:
             # The trick is over: 戙 to its winner, then the bonuses it gives (§5.4).
             dong[win_seat] += size
@@ -2208,9 +2311,13 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         tk0 = np.int64(0)
         tk1 = np.int64(0)
         tk2 = np.int64(0)
-        if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last):
+        passing = X[X_PASSING] != 0
+        if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last) and not (passing and gp[ply, G_PASS] != 0):
             tk0, tk1, tk2 = _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
+            if passing:  # the debts and the play the standing one beat decide the passes to come
+                tk0 ^= _pass_salt(X) ^ ((gp[ply, G_PREV] + 2) * 64 + gp[ply, G_PREV_LEAD]) * np.int64(
+                    -4417276706812531889)
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
             if cut:
@@ -2230,7 +2337,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                         return hi2
                 x = _next_active(x, n, folded)
             lo2, hi2 = _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta)
-            if lo2 >= beta:
+            if lo2 >= beta and not (passing and win_seat != s):  # the floor does not see a pass
                 return lo2
             if hi2 <= alpha:
                 return hi2
@@ -2248,16 +2355,32 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
                 nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
+                if passing:
+                    gp[ply + 1, G_PASS] = 0
+                    gp[ply + 1, G_PREV] = win_p
+                    gp[ply + 1, G_PREV_LEAD] = win_lead
                 v = _search(A, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
                 hands[seat] ^= m
             else:
                 d = -code - 1
                 hands[seat] ^= d
+                debts = Z
+                if passing:
+                    gp[ply + 1, G_PASS] = gp[ply, G_PASS]
+                    gp[ply + 1, G_PREV] = gp[ply, G_PREV]
+                    gp[ply + 1, G_PREV_LEAD] = gp[ply, G_PREV_LEAD]
+                    if seat != s:
+                        debts = X[X_PASS_DEBT + seat]
+                        X[X_PASS_DEBT + seat] = _pass_debts(A, seat, d)
+                        if size == 1 and win_seat != s and _passes(T, X, gp[ply], d, win_p, win_seat, win_lead):
+                            gp[ply + 1, G_PASS] |= np.int64(1) << seat
                 v = _search(A, ply + 1,
                             leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
                             alpha, beta)
                 hands[seat] ^= d
+                if passing and seat != s:
+                    X[X_PASS_DEBT + seat] = debts
             if X[X_ABORT] != 0:
                 return 0.0
             if maxing:
@@ -2287,11 +2410,15 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     k0 = np.int64(0)
     k1 = np.int64(0)
     k2 = np.int64(0)
-    if lead_p == -1 and popcount(hand) == 1:
+    gp[ply + 1, G_PASS] = 0  # the passing game: the lead starts a trick with no pass and nothing beaten
+    gp[ply + 1, G_PREV] = -1
+    if lead_p == -1 and popcount(hand) == 1 and X[X_PASSING] == 0:
         return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
     playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader)
+        if X[X_PASSING] != 0:
+            k0 ^= _pass_salt(X)
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
@@ -2467,6 +2594,38 @@ def _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp):
     return A
 
 
+@njit(cache=True, _nrt=False)
+def _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b):
+    """The test "V >= b" in the passing game (module docstring) on X_PASS_NODES nodes: its value when it holds
+    there (then V, at least as high, holds too), else NaN.  The arrays come by address (A_*)."""
+    X = vector(A[A_X], A[A_NX])
+    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
+    outer = X[X_BUDGET]
+    lim = X[X_NODES] + X[X_PASS_NODES]
+    X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
+    close = X[X_CLOSE]
+    X[X_CLOSE] = 0  # the close game does not see passes
+    was = X[X_PASSING]
+    X[X_PASSING] = 1
+    gp[0, G_PASS] = 0  # the root starts with no debt, so nothing played before it can be passed
+    gp[0, G_PREV] = -1
+    v = _search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
+                b - 1.0, b)
+    X[X_PASSING] = was
+    X[X_CLOSE] = close
+    X[X_BUDGET] = outer
+    if X[X_ABORT] != 0:
+        if not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
+            X[X_ABORT] = 0  # only its own budget ran out: the real search follows
+        X[X_PASS_FAILS] += 1
+        return np.nan
+    if v >= b:
+        X[X_PASS_PROOFS] += 1
+        return v
+    X[X_PASS_FAILS] += 1
+    return np.nan
+
+
 @njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
 def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
@@ -2481,6 +2640,8 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
         gp[i, G_KILLER] = NO_KILLER
         gp[i, G_KILLER + 1] = NO_KILLER
+    gp[0, G_PASS] = 0  # the passing game (X_PASSING): the root has no pass and no debt
+    gp[0, G_PREV] = -1
     X[X_BUDGET] = X[X_LIMIT]
     X[X_ABORT] = 0
     A = _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp)
@@ -2488,6 +2649,9 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     hi = bounds[1]
     g = guess
     stage = (2, 3)[X[X_FLOOR_FIRST] - 1] if X[X_FLOOR_FIRST] > 0 else 0
+    # the passing game leaves the bonuses and the dice out (module docstring)
+    passes = (caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0 and Q[R_SUPREME_BONUS] <= 0
+              and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0 and X[X_PEND_LEADER] < 0)
     games = (X[X_CLOSE] != 0 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
              and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
              and X[X_PEND_LEADER] < 0)  # the root's games leave bonuses and the dice out
@@ -2511,6 +2675,8 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         v = np.nan
         if games and stage != 2:
             v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
+        if np.isnan(v) and X[X_ABORT] == 0 and stage != 2 and X[X_PASS_NODES] > 0 and passes:
+            v = _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b)
         if np.isnan(v) and X[X_ABORT] == 0:
             v = _search(A, np.int64(0),
                         leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
