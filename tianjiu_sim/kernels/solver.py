@@ -2206,6 +2206,18 @@ def _pass_debts(A, seat, d):
 
 
 @njit(cache=True, inline="always")
+def _pass_debts_standing(T, X, gpr, win_seat):
+    """The debts of the seat whose single stands that could still pass this trick: those beating the play it beat
+    (gpr: the ply's scratch row, G_PREV; all of them if it led); 0 for seat s, which takes no debt."""
+    if win_seat == X[X_SEAT]:
+        return np.int64(0)
+    debts = X[X_PASS_DEBT + win_seat]
+    if gpr[G_PREV] >= 0:
+        debts &= T[ROW_PLAY + gpr[G_PREV], C_BU_LED if gpr[G_PREV_LEAD] == 1 else C_BU_FOL]
+    return debts
+
+
+@njit(cache=True, inline="always")
 def _passes(T, X, gpr, d, win_p, win_seat, win_lead):
     """Whether a partner's discard d of one tile lets the trick, won so far by minimiser `win_seat`'s single
     win_p, be passed to it: d is of win_p's class, does not beat it, and beats a debt of win_seat that would
@@ -2215,10 +2227,7 @@ def _passes(T, X, gpr, d, win_p, win_seat, win_lead):
         return False
     if d & T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]:
         return False
-    debts = T[ROW_TILE + z, K_BELOW] & X[X_PASS_DEBT + win_seat]
-    if gpr[G_PREV] >= 0:
-        debts &= T[ROW_PLAY + gpr[G_PREV], C_BU_LED if gpr[G_PREV_LEAD] == 1 else C_BU_FOL]
-    return debts != 0
+    return (T[ROW_TILE + z, K_BELOW] & _pass_debts_standing(T, X, gpr, win_seat)) != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -2315,9 +2324,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last) and not (passing and gp[ply, G_PASS] != 0):
             tk0, tk1, tk2 = _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
-            if passing:  # the debts and the play the standing one beat decide the passes to come
-                tk0 ^= _pass_salt(X) ^ ((gp[ply, G_PREV] + 2) * 64 + gp[ply, G_PREV_LEAD]) * np.int64(
-                    -4417276706812531889)
+            if passing:  # the debts decide the passes to come: those of the standing seat as far as they can pass
+                tk0 ^= _pass_salt(X) ^ (_pass_debts_standing(T, X, gp[ply], win_seat) * np.int64(-4417276706812531889))
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
             if cut:
