@@ -297,10 +297,13 @@ PARTIAL_NODES = 0
 # Each test "V >= b" is first searched in the passing game (kernels/solver.py, module docstring: the minimisers'
 # discards reduced without the partners' condition, the trick passed where the dropped discard would have let a
 # partner overtake) on PASS_NODES nodes; where it holds there it holds, else the real search follows.  Stop 55, deals
-# 0-599, every action, cap 30 M a search: 1,475.3 M nodes -> 1,308.4 M, paths 925.3 M -> 806.5 M, 56 -> 51 over
-# 1.2 M (407 path 32.9 M -> 5.2 M, 210 19.5 M -> 2.0 M, 591 9.4 M -> 0.3 M, 594 10.3 M -> 1.0 M; 400 43.8 M -> 53.5 M,
-# 296 3.8 M -> 6.6 M), the 544 deals under 1.2 M 43.9 M -> 34.3 M; values unchanged (benchmarks/README.md, stop 55).
-PASS_NODES = 2_000_000
+# 0-599, every action, cap 30 M a search, on 2 M nodes: 1,475.3 M nodes -> 1,308.4 M, paths 925.3 M -> 806.5 M,
+# 56 -> 51 over 1.2 M (407 path 32.9 M -> 5.2 M, 210 19.5 M -> 2.0 M, 591 9.4 M -> 0.3 M, 594 10.3 M -> 1.0 M; 400
+# 43.8 M -> 53.5 M, 296 3.8 M -> 6.6 M), the 544 deals under 1.2 M 43.9 M -> 34.3 M; values unchanged.  Where it
+# fails it fails early: on the 56 deals past 1.2 M, 6 M and 16 M nodes changed only 445 (path 58.2 M -> 34.8 M ->
+# 28.6 M) and 237 (34.6 M -> 29.8 M at 16 M), nothing else by a node (benchmarks/README.md, stop 55).  Asked also at
+# the boundaries of a search past GROW_NODES (50 k nodes, 4 tiles a hand or more) it lost: 78 12.0 M -> 21.4 M.
+PASS_NODES = 16_000_000
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
