@@ -1356,6 +1356,8 @@ def test_passing_game_bounds_the_value_from_below():
     the same reduction without passes is worth more than V_s: seat 1 keeping its 3-3 instead of its 1-1 lets the
     banker's 5-5 overtake it and close, which the multiplier makes dearer for seat 3 (V_s −6; without passes −3)."""
     rules = preset("hk")
+    with pytest.raises(ValueError, match="close_game='never'"):
+        Solver(rules, passing="only")  # the close game does not see passes
     only = Solver(rules, tt_bits=16, passing="only", close_game="never", relaxed=False)
     rng = random.Random(5500)
     for i in range(300):

@@ -348,6 +348,10 @@ class Solver:
         if close_game not in ("late", "always", "never"):
             raise ValueError(f"close_game: 'late', 'always' or 'never', not {close_game!r}")
         self.close_game = close_game
+        if passing not in (True, False, "only"):
+            raise ValueError(f"passing: True, False or 'only', not {passing!r}")
+        if passing == "only" and close_game != "never":
+            raise ValueError("passing='only' needs close_game='never': the close game does not see passes")
         # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible

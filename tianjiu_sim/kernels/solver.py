@@ -2657,12 +2657,10 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     hi = bounds[1]
     g = guess
     stage = (2, 3)[X[X_FLOOR_FIRST] - 1] if X[X_FLOOR_FIRST] > 0 else 0
-    # the passing game leaves the bonuses and the dice out (module docstring)
+    # the root's games and the passing game leave the bonuses and the dice out
     passes = (caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0 and Q[R_SUPREME_BONUS] <= 0
               and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0 and X[X_PEND_LEADER] < 0)
-    games = (X[X_CLOSE] != 0 and caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0
-             and Q[R_SUPREME_BONUS] <= 0 and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0
-             and X[X_PEND_LEADER] < 0)  # the root's games leave bonuses and the dice out
+    games = X[X_CLOSE] != 0 and passes
     if games and (X[X_CLOSE] == 1 or X[X_WALK] != 0) and lo < hi:
         lo, hi = _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi)
         if X[X_ABORT] != 0:
