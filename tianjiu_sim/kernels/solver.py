@@ -2418,8 +2418,9 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     k0 = np.int64(0)
     k1 = np.int64(0)
     k2 = np.int64(0)
-    gp[ply + 1, G_PASS] = 0  # the passing game: the lead starts a trick with no pass and nothing beaten
-    gp[ply + 1, G_PREV] = -1
+    if X[X_PASSING] != 0:  # the passing game: the lead starts a trick with no pass and nothing beaten
+        gp[ply + 1, G_PASS] = 0
+        gp[ply + 1, G_PREV] = -1
     if lead_p == -1 and popcount(hand) == 1 and X[X_PASSING] == 0:
         return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
     playout = popcount(hand) > X[X_HORIZON]
