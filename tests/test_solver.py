@@ -277,7 +277,8 @@ def test_value_walk_asks_the_get_game_first(monkeypatch):
     """Full deal 98 of bench_solve_cli.py, the banker's lead 3-1 (worth -6: the banker gets one 戙): the
     value walk of its third stage proves "at least -6" by the get game (s gets 1 戙, 1.6 M nodes), where
     the value game needs 4.8 M and the stage ran out; the search then no longer goes past GROW_NODES
-    (stop 44: 10.8 M nodes, stop 45: 3.8 M).  Every value as before."""
+    (stop 44: 10.8 M nodes, stop 45: 3.8 M).  Every value as before.  Without the passing game, which asks each
+    test first (stop 56: its failed tests take nodes of the stage, so that 3-1 goes past GROW_NODES again)."""
     import tianjiu_sim.kernels.position as P
 
     rules = RULES["hk"]()
@@ -286,7 +287,7 @@ def test_value_walk_asks_the_get_game_first(monkeypatch):
     run = P.Solver._run
     monkeypatch.setattr(P.Solver, "_run", lambda self, p, *a: (
         late.append(format_hand(p.trick[0][2])) if len(a) > 6 and a[6] == 1 and p.trick else None) or run(self, p, *a))
-    sv = Solver(rules, max_nodes=30_000_000)
+    sv = Solver(rules, max_nodes=30_000_000, passing=False)
     sol = sv.solve(pos, 0)
     values = {format_hand(a.mask): a.value for a in sol.actions}
     assert sol.value == -2.0 and values == {
@@ -300,12 +301,13 @@ def test_hold_game_on_a_budget_past_grow_nodes():
     """Full deal 194 of bench_solve_cli.py, the banker's lead 6-2 (worth 1: five 戙, another seat closes), as a
     search past GROW_NODES runs it (the close game at every boundary, X_CLOSE 1; the hold game on HOLD_NODES) with
     "at least 1" known: proving "V >= 2" fails took 57 M nodes with the root's hold game unbudgeted, failing at
-    width 1 and 3; 9.3 M without it (stop 46).  The value as before."""
+    width 1 and 3; 9.3 M without it (stop 46).  The value as before.  Without the passing game (stop 56: its
+    failed tests, asked first, would take the budget this test gives the hold game)."""
     import tianjiu_sim.kernels.position as P
 
     rules = RULES["hk"]()
     pos = position_from_deal(rules, list(R.deal_reference(rules, 1, 194)), [0] * 4, 0)
-    sv = Solver(rules)
+    sv = Solver(rules, passing=False)
     child = next(sv.apply(pos, a, m) for a, m in sv.legal_actions(pos) if format_hand(m) == "6-2")
     v, nodes, lo, hi = sv._run(child, 0, None, 20_000_000, sv._table(22), (1.0, math.inf), True, 1, P.HOLD_NODES)
     assert (v, lo, hi) == (1.0, 1.0, 1.0), (v, nodes, lo, hi)

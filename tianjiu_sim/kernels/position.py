@@ -295,8 +295,11 @@ HOLD_NODES = 1_000_000
 # 17.6 M longer (benchmarks/README.md, stop 51).  `bench_solve_nodes.py --set PARTIAL_NODES=4000000` asks it.
 PARTIAL_NODES = 0
 # Each test "V >= b" is first searched in the passing game (kernels/solver.py, module docstring: the minimisers'
-# discards reduced without the partners' condition, the trick passed where the dropped discard would have let a
-# partner overtake) on PASS_NODES nodes; where it holds there it holds, else the real search follows.  Stop 55, deals
+# discards reduced without the partners' condition, a kept tile played as the discarded one where that let a
+# partner overtake) on PASS_NODES nodes; where it holds there it holds, else the real search follows.  Stop 56 (the
+# virtual plays in place of stop 55's passes), deals 0-599 as below: 1,308.4 M nodes -> 1,260.8 M, paths 806.5 M ->
+# 766.1 M, 51 -> 47 over 1.2 M (332 34.6 M -> 2.6 M, 445 28.6 M -> 44.8 M, 202 30.6 M -> 16.4 M; 98 4.1 M -> 20.9 M,
+# 291 19.9 M -> 38.1 M, 121 0.2 M -> 1.3 M: a tighter game's failed tests cost more).  Stop 55, deals
 # 0-599, every action, cap 30 M a search, on 2 M nodes: 1,475.3 M nodes -> 1,308.4 M, paths 925.3 M -> 806.5 M,
 # 56 -> 51 over 1.2 M (407 path 32.9 M -> 5.2 M, 210 19.5 M -> 2.0 M, 591 9.4 M -> 0.3 M, 594 10.3 M -> 1.0 M; 400
 # 43.8 M -> 53.5 M, 296 3.8 M -> 6.6 M), the 544 deals under 1.2 M 43.9 M -> 34.3 M; values unchanged.  Where it
@@ -304,6 +307,10 @@ PARTIAL_NODES = 0
 # 28.6 M) and 237 (34.6 M -> 29.8 M at 16 M), nothing else by a node (benchmarks/README.md, stop 55).  Asked also at
 # the boundaries of a search past GROW_NODES (50 k nodes, 4 tiles a hand or more) it lost: 78 12.0 M -> 21.4 M.
 PASS_NODES = 16_000_000
+# The position's own search (POSITION_BUDGET) in the passing game too: a failed test there takes nodes of its
+# small budget (98: 0.30 M, its value not found).  Off, on the 56 dear deals (stop 56): 1,133.6 M -> 1,109.2 M
+# nodes, over 1.2 M 43 -> 43 (98 path 17.0 M -> 4.0 M, 291 32.3 M -> 20.5 M; 302 1.5 M -> 6.6 M, 129 3.2 M -> 8.2 M).
+POSITION_PASSING = True
 RELAXED_NODES = 2_000_000
 RELAX_AFTER = 2_000_000
 
@@ -1029,7 +1036,13 @@ class Solver:
         # Past POSITION_BUDGET nodes the position is valued from its actions instead, each searched
         # from its own floor test (or from a bound the position's search proved) and the best taken.
         budget = POSITION_BUDGET if (not chance and len(legal) > 1) else 0
-        fut, n, lo, hi = self._value(pos, seat, budget=budget)
+        passing = self.passing
+        if budget and not POSITION_PASSING and passing is True:
+            self.passing = False
+        try:
+            fut, n, lo, hi = self._value(pos, seat, budget=budget)
+        finally:
+            self.passing = passing
         nodes += n
         root = (fut + paid0, lo + paid0, hi + paid0)
         children = [self.apply(pos, action, mask) for action, mask in legal]

@@ -64,17 +64,21 @@ another, so a minimiser's discards keep every single of every class, and on the 
 their nodes ten to thirty times (deal 419, every action: 26.4 M -> 0.94 M).  The passing game drops it
 soundly by giving the minimisers what the dominated line had and the kept one lacks.  A minimiser that
 discards a free single W while keeping a free single A of the class above it with a partner's tile ranked
-in (W, A] takes a *debt* W (X_PASS_DEBT); when later its single A stands in a trick (led, or beating a play
-that W would have beaten too) and a partner acting after it discards a single Z of the class that beats W
-but not A, the trick may be *passed* to that partner: it wins the trick and leads the next.  That is the
-line W allowed (W played, the partner overtaking with Z) with the same hands after the trick, so with
-passes the kept discard does at least as well for the minimisers as the dropped one, and the dominance
-holds without the condition.  Passes only add to the minimisers' choices, so the passing game's value is
-at most V: a test "V >= b" that holds in it holds.  `mtd_kernel` asks each test there first, on a budget
-of X_PASS_NODES (kernels/position.py, PASS_NODES), and searches the real game when it fails; bonuses and
-the dice leave it out, and the close game, `_last_single_trick` and the in-trick floor under a
-minimiser's standing play (which do not see passes) are not used in it.  Its table entries carry the
-debts and a salt (`_pass_salt`), apart from the real game's.
+in (W, A] takes a *debt* W (X_PASS_DEBT); later it may play the lowest free single of its hand above W *as*
+W (a virtual play, move code VIRTUAL): that tile leaves its hand, the trick sees W, and the debt is paid.
+That is the dropped line's play of W, with the same hands after it, so the kept discard with its debt can
+copy every line the dropped one allows and the dominance holds without the condition.  The lowest tile
+above W stands for the others: playing it leaves the higher kept, which the debt it takes as if discarded
+(`_pass_debts`) dominates as before.  Virtual plays only add to the minimisers' choices, so the passing
+game's value is at most V: a test "V >= b" that holds in it holds.  `mtd_kernel` asks each test there
+first, on a budget of X_PASS_NODES (kernels/position.py, PASS_NODES), and searches the real game when it
+fails; bonuses and the dice leave it out, and the close game is not used in it, nor `_last_single_trick` and
+the in-trick floor while a seat that may still play holds a debt (they do not see virtual plays).  A debt
+lies between tiles that are otherwise equivalent, so it splits the tile groups of every hand (`_groups`),
+and the table entries carry the debts and the held tiles of their classes exactly (`_pass_salt`), apart
+from the real game's.  Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the
+debt, decided at the trick's end, after seats that faced A); lower than V on 12 of 340 random 4–6-tile
+positions where this one is lower on none (benchmarks/README.md, stop 56).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -289,10 +293,12 @@ X_REAL = X_DEBT + 21  # seats (bit mask) whose discards the games never owe: the
 X_PARTIAL, X_PARTIAL_CUTS, X_PARTIAL_OUT = X_DEBT + 22, X_DEBT + 23, X_DEBT + 24
 # the passing game (module docstring): X_PASSING 1 while a test is searched in it; X_PASS_DEBT + seat: the tiles the
 # seat has taken as debts (a bit mask); X_PASS_NODES: the nodes a test may spend there first (0: never);
-# X_PASS_PROOFS, X_PASS_FAILS count the tests it settled and those it did not
+# X_PASS_PROOFS, X_PASS_FAILS count the tests it settled and those it did not; X_PASS_SPENT: the nodes searched
+# in it, X_PASS_WASTED: those of the tests it did not settle (a benchmark's measures)
 X_PASSING, X_PASS_NODES, X_PASS_PROOFS, X_PASS_FAILS = X_DEBT + 25, X_DEBT + 26, X_DEBT + 27, X_DEBT + 28
 X_PASS_DEBT = X_DEBT + 29
-N_X = X_DEBT + 33
+X_PASS_SPENT, X_PASS_WASTED = X_DEBT + 33, X_DEBT + 34
+N_X = X_DEBT + 35
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -352,9 +358,8 @@ GEN_LIMIT = 1 << 27
 # per-ply scratch row: group mask per tile bit, then group keys, group masks, a hand's bits, two killer
 # moves (the last two moves that cut off at this ply, newest first)
 G_KEYS, G_MASKS, G_BITS, G_KILLER, G_WIDTH = 32, 48, 64, 80, 88
-# the passing game's trick state at a follower (module docstring): the partners the trick may be passed to, and
-# the play the standing one beat (-1: it was led) with 1 if that play was the lead
-G_PASS, G_PREV, G_PREV_LEAD = 82, 83, 84
+# a move code VIRTUAL + t * 1024 + p: the passing game's play of the single p, a debt, with the tile t of the hand
+VIRTUAL = 1 << 20
 NO_KILLER = -(1 << 62)
 KILLER_KEY = -999999999  # ordering key of a killer move: before every other move but the TT's best lead
 # Budgeted probes at trick boundaries with at least X_PROBE_TILES tiles a hand: first budget
@@ -1537,7 +1542,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     hand = hands[leader]
     maxing = leader == s
     twins = (not playout) and X[X_NO_TWINS] == 0  # the play-out keeps its own order (pimc, oracle)
-    _groups(T, Q, hand, others, grow)
+    _groups(T, Q, hand, others | _all_debts(X), grow)  # a debt splits groups: a virtual play lies between
     row = mv[ply]
     nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced, row)
     nm = 0
@@ -1562,6 +1567,11 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
+    if X[X_PASSING] != 0 and (not maxing) and (not playout) and forced == 0:
+        nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0)
+        for j in range(nm):
+            if mv[ply, j] == hint:
+                ky[ply, j] = -1000000000
     _sort(mv, ky, ply, nm)
     return nm
 
@@ -1579,7 +1589,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     hand = hands[seat]
-    _groups(T, Q, hand, _others(hands, n, folded, seat), grow)
+    _groups(T, Q, hand, _others(hands, n, folded, seat) | _all_debts(X), grow)
     maxing = seat == s
     twins = (not playout) and X[X_NO_TWINS] == 0
     ours = (win_seat == s) == maxing
@@ -1615,6 +1625,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
             mv[ply, nm] = p
             ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
             nm += 1
+    if X[X_PASSING] != 0 and size == 1 and (not early) and (not maxing) and (not playout):
+        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0)
     # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
     # the higher of two free singles of one class (dominated discards, module docstring).
     nb = 0
@@ -2171,12 +2183,42 @@ def _narrow_game(A, game, target, flag, leader, lead_p, win_p, win_seat, win_lea
 # the array arguments of every recursive call, atomic increments and decrements, took 42 % of a solve's
 # time (perf): 2× a node.
 @njit(cache=True, inline="always")
-def _pass_salt(X):
-    """What the passing game adds to a table key: its debts, and a salt apart from the real game's keys."""
+def _pass_salt(T, X, hands, n):
+    """What the passing game adds to a table key: its debts, the held tiles of their classes exactly (a debt
+    splits what the key reads as equivalent), and a salt apart from the real game's keys."""
     h = ((X[X_PASS_DEBT] * np.int64(-7046029254386353131)) ^ (X[X_PASS_DEBT + 1] * np.int64(-4658895280553007687))
          ^ (X[X_PASS_DEBT + 2] * np.int64(-3372029247567499371)) ^ (X[X_PASS_DEBT + 3] * np.int64(7640891576956012809))
          ^ np.int64(0x5bd1e9955bd1e995))
-    return h
+    x = _all_debts(X)
+    cm = np.int64(0)
+    while x:
+        cm |= T[ROW_TILE + ctz(x), K_CMASK]
+        x &= x - 1
+    held = np.int64(0)
+    for i in range(n):
+        held |= hands[i]
+    held &= cm
+    held ^= held >> 29
+    return h ^ (held * np.int64(-4417276706812531889))
+
+
+@njit(cache=True, inline="always")
+def _all_debts(X):
+    """Every seat's debts (the passing game; 0 outside it)."""
+    return X[X_PASS_DEBT] | X[X_PASS_DEBT + 1] | X[X_PASS_DEBT + 2] | X[X_PASS_DEBT + 3]
+
+
+@njit(cache=True, inline="always")
+def _debts_to_act(X, seat, leader, n, folded):
+    """Whether a seat from `seat` on, up to the leader (-1: every seat), holds a debt: the plays it may still make
+    include virtual ones."""
+    x = seat
+    while True:
+        if X[X_PASS_DEBT + x] != 0:
+            return True
+        x = _next_active(x, n, folded)
+        if x == leader or x == seat:
+            return False
 
 
 @njit(cache=True, _nrt=False)
@@ -2206,28 +2248,38 @@ def _pass_debts(A, seat, d):
 
 
 @njit(cache=True, inline="always")
-def _pass_debts_standing(T, X, gpr, win_seat):
-    """The debts of the seat whose single stands that could still pass this trick: those beating the play it beat
-    (gpr: the ply's scratch row, G_PREV; all of them if it led); 0 for seat s, which takes no debt."""
-    if win_seat == X[X_SEAT]:
-        return np.int64(0)
-    debts = X[X_PASS_DEBT + win_seat]
-    if gpr[G_PREV] >= 0:
-        debts &= T[ROW_PLAY + gpr[G_PREV], C_BU_LED if gpr[G_PREV_LEAD] == 1 else C_BU_FOL]
-    return debts
+def _virtual(T, code):
+    """The tile mask a virtual play's code takes from the hand, and the single it is played as (VIRTUAL)."""
+    x = code - VIRTUAL
+    return np.int64(1) << (x >> 10), x & 1023
 
 
 @njit(cache=True, inline="always")
-def _passes(T, X, gpr, d, win_p, win_seat, win_lead):
-    """Whether a partner's discard d of one tile lets the trick, won so far by minimiser `win_seat`'s single
-    win_p, be passed to it: d is of win_p's class, does not beat it, and beats a debt of win_seat that would
-    have beaten the play win_p beat (gpr: the ply's scratch row, G_PREV)."""
-    z = ctz(d)
-    if T[ROW_PLAY + T[ROW_TILE + z, K_SINGLE], C_CLS] != T[ROW_PLAY + win_p, C_CLS]:
-        return False
-    if d & T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL]:
-        return False
-    return (T[ROW_TILE + z, K_BELOW] & _pass_debts_standing(T, X, gpr, win_seat)) != 0
+def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key):
+    """Append to mv[ply] minimiser `seat`'s virtual plays (module docstring): each debt w it holds that beats
+    the standing play (its tiles bu; -1: a lead) played with the lowest free single of the hand of w's class
+    above it; ordering keys from `key` as its beats'.  Returns the new count."""
+    x = X[X_PASS_DEBT + seat]
+    if bu != -1:
+        x &= bu
+    while x:
+        w = ctz(x)
+        x &= x - 1
+        p = T[ROW_TILE + w, K_SINGLE]
+        up = hand & T[ROW_TILE + w, K_ABOVE]
+        while up:
+            t = ctz(up)
+            up &= up - 1
+            if hand & T[ROW_TILE + t, K_PARTNERS]:
+                continue  # not a free single: the dropped line kept it too
+            # a higher tile played instead would leave the same position with a lower tile kept, which its debt
+            # (`_pass_debts`, as if t were discarded) dominates
+            code = VIRTUAL + t * 1024 + p
+            mv[ply, nm] = code
+            ky[ply, nm] = _killer_key(grow, code, key + T[ROW_PLAY + p, C_RANK], False)
+            nm += 1
+            break
+    return nm
 
 
 @njit(cache=True, _nrt=False)
@@ -2256,31 +2308,6 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         seat = _next_active(actor, n, folded)
         size = T[ROW_PLAY + lead_p, C_SIZE]
         last = hands[leader] == 0
-        if seat == leader and X[X_PASSING] != 0 and gp[ply, G_PASS] != 0:
-            # the passing game: the minimisers choose which of the winner and the partners it may pass to takes
-            # the trick (no bonus is on in it)
-            takers = gp[ply, G_PASS] | (np.int64(1) << win_seat)
-            best = INF
-            b0 = beta
-            while takers:
-                w = ctz(takers)
-                takers &= takers - 1
-                if last and Q[R_EARLY_DEATH] != 0 and w != win_seat and dong[w] + size < Q[R_MIN_DONG]:
-                    continue  # early death: that partner could not have overtaken in the last trick
-                dong[w] += size
-                if last:
-                    v = _terminal(Q, X, dong, w, 1, -1)
-                else:
-                    v = _search(A, ply + 1, w, M1, M1, w, Z, M1, Z, w, Z, alpha, b0)
-                dong[w] -= size
-                if X[X_ABORT] != 0:
-                    return 0.0
-                if v < best:
-                    best = v
-                    b0 = min(b0, v)
-                if best <= alpha:
-                    break
-            return best
         if seat == leader:
             # The trick is over: 戙 to its winner, then the bonuses it gives (§5.4).
             dong[win_seat] += size
@@ -2321,11 +2348,11 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         tk1 = np.int64(0)
         tk2 = np.int64(0)
         passing = X[X_PASSING] != 0
-        if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last) and not (passing and gp[ply, G_PASS] != 0):
+        if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last):
             tk0, tk1, tk2 = _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
-            if passing:  # the debts decide the passes to come: those of the standing seat as far as they can pass
-                tk0 ^= _pass_salt(X) ^ (_pass_debts_standing(T, X, gp[ply], win_seat) * np.int64(-4417276706812531889))
+            if passing:
+                tk0 ^= _pass_salt(T, X, hands, n)
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
             if cut:
@@ -2345,7 +2372,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                         return hi2
                 x = _next_active(x, n, folded)
             lo2, hi2 = _in_trick_bounds(A, seat, leader, win_p, win_lead, win_seat, size, alpha, beta)
-            if lo2 >= beta and not (passing and win_seat != s):  # the floor does not see a pass
+            if lo2 >= beta and not (passing and _debts_to_act(X, seat, leader, n, folded)):
+                # (a virtual play, lower than the tile played, could let another seat take the trick)
                 return lo2
             if hi2 <= alpha:
                 return hi2
@@ -2359,14 +2387,20 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         b0 = beta
         for j in range(nm):
             code = mv[ply, j]
-            if code >= 0:
+            if code >= VIRTUAL:  # the passing game: a tile of the hand played as a debt, which it pays
+                m, p = _virtual(T, code)
+                hands[seat] ^= m
+                debts = X[X_PASS_DEBT + seat]
+                X[X_PASS_DEBT + seat] = debts & ~T[ROW_PLAY + p, C_MASK]
+                X[X_PASS_DEBT + seat] = _pass_debts(A, seat, m)
+                v = _search(A, ply + 1,
+                            leader, lead_p, p, seat, Z, caught, first, seat, Z, alpha, beta)
+                X[X_PASS_DEBT + seat] = debts
+                hands[seat] ^= m
+            elif code >= 0:
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
                 nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
-                if passing:
-                    gp[ply + 1, G_PASS] = 0
-                    gp[ply + 1, G_PREV] = win_p
-                    gp[ply + 1, G_PREV_LEAD] = win_lead
                 v = _search(A, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
                 hands[seat] ^= m
@@ -2374,15 +2408,9 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 d = -code - 1
                 hands[seat] ^= d
                 debts = Z
-                if passing:
-                    gp[ply + 1, G_PASS] = gp[ply, G_PASS]
-                    gp[ply + 1, G_PREV] = gp[ply, G_PREV]
-                    gp[ply + 1, G_PREV_LEAD] = gp[ply, G_PREV_LEAD]
-                    if seat != s:
-                        debts = X[X_PASS_DEBT + seat]
-                        X[X_PASS_DEBT + seat] = _pass_debts(A, seat, d)
-                        if size == 1 and win_seat != s and _passes(T, X, gp[ply], d, win_p, win_seat, win_lead):
-                            gp[ply + 1, G_PASS] |= np.int64(1) << seat
+                if passing and seat != s:
+                    debts = X[X_PASS_DEBT + seat]
+                    X[X_PASS_DEBT + seat] = _pass_debts(A, seat, d)
                 v = _search(A, ply + 1,
                             leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
                             alpha, beta)
@@ -2418,16 +2446,13 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     k0 = np.int64(0)
     k1 = np.int64(0)
     k2 = np.int64(0)
-    if X[X_PASSING] != 0:  # the passing game: the lead starts a trick with no pass and nothing beaten
-        gp[ply + 1, G_PASS] = 0
-        gp[ply + 1, G_PREV] = -1
-    if lead_p == -1 and popcount(hand) == 1 and X[X_PASSING] == 0:
+    if lead_p == -1 and popcount(hand) == 1 and (X[X_PASSING] == 0 or not _debts_to_act(X, leader, -1, n, folded)):
         return _last_single_trick(T, Q, X, hands, dong, leader, ky, ply)
     playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader)
         if X[X_PASSING] != 0:
-            k0 ^= _pass_salt(X)
+            k0 ^= _pass_salt(T, X, hands, n)
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
@@ -2532,7 +2557,17 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             j += 1
             continue
         p = mv[ply, j]
-        m = T[ROW_PLAY + p, C_MASK]
+        code = p
+        debts = Z
+        if p >= VIRTUAL:  # the passing game: a tile of the hand led as a debt, which it pays
+            debts = X[X_PASS_DEBT + leader]
+            m, p = _virtual(T, p)
+            X[X_PASS_DEBT + leader] = debts & ~T[ROW_PLAY + p, C_MASK]
+            hands[leader] ^= m
+            X[X_PASS_DEBT + leader] = _pass_debts(A, leader, m)
+            hands[leader] ^= m
+        else:
+            m = T[ROW_PLAY + p, C_MASK]
         if probing and rounds < PROBE_ROUNDS:
             lim = X[X_NODES] + budget
             X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
@@ -2540,6 +2575,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         v = _search(A, ply + 1,
                     leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
         hands[leader] ^= m
+        if code >= VIRTUAL:
+            X[X_PASS_DEBT + leader] = debts
         X[X_BUDGET] = outer
         if X[X_ABORT] != 0:
             if not probing or (outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0:
@@ -2554,18 +2591,18 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         if maxing:
             if v > best:
                 best = v
-                bestp = p
+                bestp = code
                 if v > alpha:
                     alpha = v
         else:
             if v < best:
                 best = v
-                bestp = p
+                bestp = code
                 if v < beta:
                     beta = v
         if alpha >= beta:
             if not playout:
-                _remember_killer(grow, p)
+                _remember_killer(grow, code)
             break
     X[X_HAS_LED] = old_led
     if lead_p == -1:
@@ -2616,22 +2653,24 @@ def _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, acto
     X[X_CLOSE] = 0  # the close game does not see passes
     was = X[X_PASSING]
     X[X_PASSING] = 1
-    gp[0, G_PASS] = 0  # the root starts with no debt, so nothing played before it can be passed
-    gp[0, G_PREV] = -1
+    start = X[X_NODES]
     v = _search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
                 b - 1.0, b)
     X[X_PASSING] = was
     X[X_CLOSE] = close
     X[X_BUDGET] = outer
+    X[X_PASS_SPENT] += X[X_NODES] - start
     if X[X_ABORT] != 0:
         if not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
             X[X_ABORT] = 0  # only its own budget ran out: the real search follows
         X[X_PASS_FAILS] += 1
+        X[X_PASS_WASTED] += X[X_NODES] - start
         return np.nan
     if v >= b:
         X[X_PASS_PROOFS] += 1
         return v
     X[X_PASS_FAILS] += 1
+    X[X_PASS_WASTED] += X[X_NODES] - start
     return np.nan
 
 
@@ -2649,8 +2688,6 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     for i in range(gp.shape[0]):  # no killers yet: a solve's ordering does not depend on the solves before it
         gp[i, G_KILLER] = NO_KILLER
         gp[i, G_KILLER + 1] = NO_KILLER
-    gp[0, G_PASS] = 0  # the passing game (X_PASSING): the root has no pass and no debt
-    gp[0, G_PREV] = -1
     X[X_BUDGET] = X[X_LIMIT]
     X[X_ABORT] = 0
     A = _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp)
