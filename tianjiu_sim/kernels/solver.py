@@ -77,7 +77,7 @@ the in-trick floor while a seat that may still play holds a debt (they do not se
 lies between tiles that are otherwise equivalent, so it splits the tile groups of every hand (`_groups`),
 and the table entries carry the debts and the held tiles of their classes exactly (`_pass_salt`), apart
 from the real game's.  Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the
-debt, decided at the trick's end, after seats that faced A); lower than V on 12 of 340 random 4–6-tile
+debt, decided at the trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile
 positions where this one is lower on none (benchmarks/README.md, stop 56).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
