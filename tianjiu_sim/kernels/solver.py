@@ -1542,7 +1542,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     hand = hands[leader]
     maxing = leader == s
     twins = (not playout) and X[X_NO_TWINS] == 0  # the play-out keeps its own order (pimc, oracle)
-    _groups(T, Q, hand, others | _all_debts(X), grow)  # a debt splits groups: a virtual play lies between
+    _groups(T, Q, hand, (others | _all_debts(X)) if X[X_PASSING] != 0 else others, grow)  # a debt splits groups: a virtual play lies between
     row = mv[ply]
     nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced, row)
     nm = 0
@@ -1589,7 +1589,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     s = X[X_SEAT]
     folded = X[X_FOLDED]
     hand = hands[seat]
-    _groups(T, Q, hand, _others(hands, n, folded, seat) | _all_debts(X), grow)
+    others = _others(hands, n, folded, seat)
+    _groups(T, Q, hand, (others | _all_debts(X)) if X[X_PASSING] != 0 else others, grow)
     maxing = seat == s
     twins = (not playout) and X[X_NO_TWINS] == 0
     ours = (win_seat == s) == maxing
@@ -2255,6 +2256,19 @@ def _virtual(T, code):
 
 
 @njit(cache=True, inline="always")
+def _play_virtual(A, T, X, hands, seat, code):
+    """Make minimiser `seat`'s virtual play `code` (VIRTUAL): its tile leaves the hand, the debt it is played as
+    is paid, and the tile takes a debt as if it were discarded (`_pass_debts`).  Returns the tile's mask, the
+    single it is played as and the seat's debts before, to restore."""
+    m, p = _virtual(T, code)
+    debts = X[X_PASS_DEBT + seat]
+    hands[seat] ^= m
+    X[X_PASS_DEBT + seat] = debts & ~T[ROW_PLAY + p, C_MASK]
+    X[X_PASS_DEBT + seat] = _pass_debts(A, seat, m)
+    return m, p, debts
+
+
+@njit(cache=True, inline="always")
 def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key):
     """Append to mv[ply] minimiser `seat`'s virtual plays (module docstring): each debt w it holds that beats
     the standing play (its tiles bu; -1: a lead) played with the lowest free single of the hand of w's class
@@ -2388,11 +2402,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         for j in range(nm):
             code = mv[ply, j]
             if code >= VIRTUAL:  # the passing game: a tile of the hand played as a debt, which it pays
-                m, p = _virtual(T, code)
-                hands[seat] ^= m
-                debts = X[X_PASS_DEBT + seat]
-                X[X_PASS_DEBT + seat] = debts & ~T[ROW_PLAY + p, C_MASK]
-                X[X_PASS_DEBT + seat] = _pass_debts(A, seat, m)
+                m, p, debts = _play_virtual(A, T, X, hands, seat, code)
                 v = _search(A, ply + 1,
                             leader, lead_p, p, seat, Z, caught, first, seat, Z, alpha, beta)
                 X[X_PASS_DEBT + seat] = debts
@@ -2560,18 +2570,13 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         code = p
         debts = Z
         if p >= VIRTUAL:  # the passing game: a tile of the hand led as a debt, which it pays
-            debts = X[X_PASS_DEBT + leader]
-            m, p = _virtual(T, p)
-            X[X_PASS_DEBT + leader] = debts & ~T[ROW_PLAY + p, C_MASK]
-            hands[leader] ^= m
-            X[X_PASS_DEBT + leader] = _pass_debts(A, leader, m)
-            hands[leader] ^= m
+            m, p, debts = _play_virtual(A, T, X, hands, leader, p)
         else:
             m = T[ROW_PLAY + p, C_MASK]
+            hands[leader] ^= m
         if probing and rounds < PROBE_ROUNDS:
             lim = X[X_NODES] + budget
             X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
-        hands[leader] ^= m
         v = _search(A, ply + 1,
                     leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
         hands[leader] ^= m
