@@ -307,6 +307,10 @@ PARTIAL_NODES = 0
 # 28.6 M) and 237 (34.6 M -> 29.8 M at 16 M), nothing else by a node (benchmarks/README.md, stop 55).  Asked also at
 # the boundaries of a search past GROW_NODES (50 k nodes, 4 tiles a hand or more) it lost: 78 12.0 M -> 21.4 M.
 PASS_NODES = 16_000_000
+# Each game reads the other's bounds (kernels/solver.py, `_other_game_cut`), the real search keeping the passing
+# game's debts to find its entries.  Stop 57, deals 0-599, every action: 1,260.8 M -> 1,224.8 M nodes, paths
+# 766.1 M -> 740.4 M, over 1.2 M 47 -> 46 (98 path 20.9 M -> 4.1 M, 121 1.29 M -> 0.37 M; 580 8.8 M -> 10.8 M).
+CROSS_BOUNDS = True
 # The position's own search (POSITION_BUDGET) in the passing game too: a failed test there takes nodes of its
 # small budget (98: 0.30 M, its value not found).  Off, on the 56 dear deals (stop 56): 1,133.6 M -> 1,109.2 M
 # nodes, over 1.2 M 43 -> 43 (98 path 17.0 M -> 4.0 M, 291 32.3 M -> 20.5 M; 302 1.5 M -> 6.6 M, 129 3.2 M -> 8.2 M).
@@ -412,6 +416,7 @@ class Solver:
         X[K.X_NO_TWINS] = 0 if self.twins else 1
         X[K.X_CLOSE] = close
         X[K.X_PASS_NODES] = PASS_NODES if self.passing is True else 0
+        X[K.X_CROSS_BOUNDS] = int(CROSS_BOUNDS)
         X[K.X_PASSING] = int(self.passing == "only")
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak

@@ -76,7 +76,12 @@ fails; bonuses and the dice leave it out, and the close game is not used in it, 
 the in-trick floor while a seat that may still play holds a debt (they do not see virtual plays).  A debt
 lies between tiles that are otherwise equivalent, so it splits the tile groups of every hand (`_groups`),
 and the table entries carry the debts and the held tiles of their classes exactly (`_pass_salt`), apart
-from the real game's.  Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the
+from the real game's.  The two games share bounds (stop 57): from any position, with any debts, the passing
+game is worth at most the real game from the same hands (debts only add virtual plays), so its floors hold in
+the real search and the real search's ceilings hold in it (`_other_game_cut`).  To find the game's entries the
+real search keeps the debts the game would have on its line (X_PASS_TRACK: a minimiser's discard takes them as
+there; nothing else in the real search reads them).  Deals 0–599, every action: 1,260.8 M -> 1,224.8 M nodes,
+47 -> 46 deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).  Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the
 debt, decided at the trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile
 positions where this one is lower on none (benchmarks/README.md, stop 56).
 
@@ -298,7 +303,11 @@ X_PARTIAL, X_PARTIAL_CUTS, X_PARTIAL_OUT = X_DEBT + 22, X_DEBT + 23, X_DEBT + 24
 X_PASSING, X_PASS_NODES, X_PASS_PROOFS, X_PASS_FAILS = X_DEBT + 25, X_DEBT + 26, X_DEBT + 27, X_DEBT + 28
 X_PASS_DEBT = X_DEBT + 29
 X_PASS_SPENT, X_PASS_WASTED = X_DEBT + 33, X_DEBT + 34
-N_X = X_DEBT + 35
+# X_CROSS_BOUNDS 1: each game reads the other's bounds (`_other_game_cut`; kernels/position.py, CROSS_BOUNDS);
+# X_PASS_TRACK 1 (set by `mtd_kernel` where the passing game is asked): the real search keeps the debts that game
+# would have on its line, to find its entries; X_CROSS_CUTS counts the cuts by the other game's bounds
+X_CROSS_BOUNDS, X_PASS_TRACK, X_CROSS_CUTS = X_DEBT + 35, X_DEBT + 36, X_DEBT + 37
+N_X = X_DEBT + 38
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -2204,6 +2213,23 @@ def _pass_salt(T, X, hands, n):
 
 
 @njit(cache=True, inline="always")
+def _other_game_cut(ttk, ttv, ttg, X, ok, k1, k2, alpha, beta):
+    """A cut from the other game's entry for this node, its key `ok`: the passing game with any debts is worth at
+    most the real game from the same hands (debts only add to the minimisers' plays), so its floors hold in the
+    real search and the real search's ceilings in it.  (True, the bound) when that settles the node, else (False, 0)."""
+    at = _tt_find(ttk, ttg, X, _tt_index(ok, k2, ttk.shape[0]), ok, k1, k2)
+    if at >= 0:
+        if X[X_PASSING] != 0:
+            if ttv[at, 1] <= alpha:
+                X[X_CROSS_CUTS] += 1
+                return True, ttv[at, 1]
+        elif ttv[at, 0] >= beta:
+            X[X_CROSS_CUTS] += 1
+            return True, ttv[at, 0]
+    return False, 0.0
+
+
+@njit(cache=True, inline="always")
 def _all_debts(X):
     """Every seat's debts (the passing game; 0 outside it)."""
     return X[X_PASS_DEBT] | X[X_PASS_DEBT + 1] | X[X_PASS_DEBT + 2] | X[X_PASS_DEBT + 3]
@@ -2362,15 +2388,21 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         tk1 = np.int64(0)
         tk2 = np.int64(0)
         passing = X[X_PASSING] != 0
+        track = passing or X[X_PASS_TRACK] != 0  # the debts kept (the real search: only read)
         if X[X_NO_TRICK_TABLE] == 0 and (not playout) and (not last):
             tk0, tk1, tk2 = _trick_key(T, Q, X, hands, dong, leader, lead_p, win_p, win_seat, win_lead,
                                        caught, first, seat)
+            salt = _pass_salt(T, X, hands, n) if track else Z
             if passing:
-                tk0 ^= _pass_salt(T, X, hands, n)
+                tk0 ^= salt
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
             if cut:
                 return v
+            if X[X_PASS_TRACK] != 0:
+                cut, v = _other_game_cut(ttk, ttv, ttg, X, tk0 ^ salt, tk1, tk2, alpha, beta)
+                if cut:
+                    return v
         if ((not playout) and (not last) and lead_p != Q[R_SUPREME_PLAY]
                 and (T[ROW_PLAY + lead_p, C_CLS] != Q[R_QUARTET_CLASS] or Q[R_QUARTET_BONUS] <= 0)):
             # a seat still to act sure to take the trick: s raises the floor, an opponent lowers the ceiling
@@ -2418,14 +2450,14 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 d = -code - 1
                 hands[seat] ^= d
                 debts = Z
-                if passing and seat != s:
+                if track and seat != s:
                     debts = X[X_PASS_DEBT + seat]
                     X[X_PASS_DEBT + seat] = _pass_debts(A, seat, d)
                 v = _search(A, ply + 1,
                             leader, lead_p, win_p, win_seat, win_lead, caught, first, seat, Z,
                             alpha, beta)
                 hands[seat] ^= d
-                if passing and seat != s:
+                if track and seat != s:
                     X[X_PASS_DEBT + seat] = debts
             if X[X_ABORT] != 0:
                 return 0.0
@@ -2461,13 +2493,18 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     playout = popcount(hand) > X[X_HORIZON]
     if lead_p == -1:
         k0, k1, k2 = _tt_key(T, Q, X, hands, dong, leader)
+        salt = _pass_salt(T, X, hands, n) if (X[X_PASSING] != 0 or X[X_PASS_TRACK] != 0) else Z
         if X[X_PASSING] != 0:
-            k0 ^= _pass_salt(T, X, hands, n)
+            k0 ^= salt
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
         if cut:
             return v
+        if X[X_PASS_TRACK] != 0:
+            cut, v = _other_game_cut(ttk, ttv, ttg, X, k0 ^ salt, k1, k2, alpha, beta)
+            if cut:
+                return v
         if at >= 0 and not playout:
             hint = ttb[at]
         # a miss claims no slot: the store does, so a boundary cut by its bounds evicts nothing
@@ -2704,6 +2741,7 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
     passes = (caught < 0 and X[X_HORIZON] == EXACT and Q[R_DICE_ON] == 0 and Q[R_SUPREME_BONUS] <= 0
               and Q[R_QUARTET_BONUS] <= 0 and Q[R_SUPREME_CLOSE] == 0 and X[X_PEND_LEADER] < 0)
     games = X[X_CLOSE] != 0 and passes
+    X[X_PASS_TRACK] = 1 if (passes and X[X_PASS_NODES] > 0 and X[X_CROSS_BOUNDS] != 0) else 0
     if games and (X[X_CLOSE] == 1 or X[X_WALK] != 0) and lo < hi:
         lo, hi = _value_walk(A, leader, lead_p, win_p, win_seat, win_lead, actor, lo, hi)
         if X[X_ABORT] != 0:
