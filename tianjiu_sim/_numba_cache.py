@@ -134,7 +134,7 @@ def configure() -> None:
 # Cold compile time of each kernel a command waits for, measured on the 2-core CI machine
 # (benchmarks/README.md, "Compile times"; the solver's and the search engine's again at stop 51: a first
 # `tjsim solve` 141-146 s, a first `tjsim play --seed 3` 54 s; the solver's at stops 55-57: a first `tjsim solve`
-# 196 s, 176 s, 213 s); other kernels get the generic wording.
+# 196 s, 176 s, then 213 s and 171 s); other kernels get the generic wording.
 COMPILE_SECONDS = {
     "_play_rows": ("the game engine", 70),
     "_mc_kernel": ("the deal-odds sampler", 15),
