@@ -81,9 +81,10 @@ game is worth at most the real game from the same hands (debts only add virtual 
 the real search and the real search's ceilings hold in it (`_other_game_cut`).  To find the game's entries the
 real search keeps the debts the game would have on its line (X_PASS_TRACK: a minimiser's discard takes them as
 there; nothing else in the real search reads them).  Deals 0–599, every action: 1,260.8 M -> 1,224.8 M nodes,
-47 -> 46 deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).  Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the
-debt, decided at the trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile
-positions where this one is lower on none (benchmarks/README.md, stop 56).
+47 -> 46 deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).
+Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the debt, decided at the
+trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile positions where this one
+is lower on none (benchmarks/README.md, stop 56).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
