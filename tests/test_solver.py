@@ -1401,3 +1401,24 @@ def test_passing_game_changes_no_value(tiles, count):
         (a, _), (b, _) = on.value(pos, seat), without.value(pos, seat)
         assert abs(a - b) < 1e-9, (i, pos, seat, a, b)
     assert on.pass_proofs > 0 and without.pass_proofs == 0
+
+
+@pytest.mark.parametrize("tiles,count", [(5, 40), (6, 12)])
+def test_shared_bounds_change_no_value(tiles, count, monkeypatch):
+    """The two games reading each other's bounds (position.CROSS_BOUNDS, solver `_other_game_cut`): the same
+    values as without on `hk` cut positions, every seat, and the bounds do cut."""
+    import tianjiu_sim.kernels.position as P
+
+    rules = preset("hk")
+    rng = random.Random(5700 + tiles)
+    cases = []
+    for _ in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        cases.append((pos, rng.randrange(rules.players)))
+    on = Solver(rules, tt_bits=18)
+    want = [on.value(pos, seat)[0] for pos, seat in cases]
+    monkeypatch.setattr(P, "CROSS_BOUNDS", False)
+    off = Solver(rules, tt_bits=18)
+    got = [off.value(pos, seat)[0] for pos, seat in cases]
+    assert want == got
+    assert on.cross_cuts > 0 and off.cross_cuts == 0

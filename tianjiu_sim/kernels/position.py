@@ -348,6 +348,7 @@ class Solver:
         # close_game "never": the close game does not see passes)
         self.passing = passing
         self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
+        self.cross_cuts = 0  # cuts by the other game's bounds (CROSS_BOUNDS; a test's counter)
         self._relaxers: dict[int, Solver] = {}  # a solver per relaxed game, its own tables (`_relaxed_bounds`)
         self.parent: Solver | None = None  # a relaxed game's solver: the solver it bounds, which a stop reaches
         # the pairs as the tables hold them (K_TWIN: the lower twin's bit on the higher's row)
@@ -663,6 +664,7 @@ class Solver:
         self.get_cuts += int(X[K.X_GET_CUTS])
         self.partial_cuts += int(X[K.X_PARTIAL_CUTS])
         self.pass_proofs += int(X[K.X_PASS_PROOFS])
+        self.cross_cuts += int(X[K.X_CROSS_CUTS])
         self.partial_left -= partial - int(X[K.X_PARTIAL])
         self.partial_out = int(X[K.X_PARTIAL_OUT])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)
