@@ -84,7 +84,12 @@ there; nothing else in the real search reads them).  Deals 0–599, every action
 47 -> 46 deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).
 Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the debt, decided at the
 trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile positions where this one
-is lower on none (benchmarks/README.md, stop 56).
+is lower on none (benchmarks/README.md, stop 56).  It can be lower than V (stop 58): a debt lets the minimiser
+choose after s's next moves whether it discarded W or A, which a face-down discard does not (2 of 20,000 random
+3-tile positions, checked by the brute force); so it cannot stand in for the real search.  Until stop 58 the
+virtual play took the lowest *bit* of the tiles above W, which is the highest tile (bits run from the highest
+rank down): the game could then be worth more than V, and the solver's value was wrong on 1 of 510 random
+4–6-tile positions (tests/test_solver.py, `test_virtual_play_is_made_with_the_lowest_tile_above_the_debt`).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -2308,18 +2313,21 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key):
         x &= x - 1
         p = T[ROW_TILE + w, K_SINGLE]
         up = hand & T[ROW_TILE + w, K_ABOVE]
+        t = -1
         while up:
-            t = ctz(up)
+            u = ctz(up)  # (bits run from the highest rank down: the lowest bit is the highest tile)
             up &= up - 1
-            if hand & T[ROW_TILE + t, K_PARTNERS]:
+            if hand & T[ROW_TILE + u, K_PARTNERS]:
                 continue  # not a free single: the dropped line kept it too
-            # a higher tile played instead would leave the same position with a lower tile kept, which its debt
-            # (`_pass_debts`, as if t were discarded) dominates
+            if t < 0 or T[ROW_TILE + u, K_RANK] < T[ROW_TILE + t, K_RANK]:
+                t = u
+        if t >= 0:
+            # the lowest such tile: a higher one played instead would leave the same position with a lower tile
+            # kept, which its debt (`_pass_debts`, as if t were discarded) dominates
             code = VIRTUAL + t * 1024 + p
             mv[ply, nm] = code
             ky[ply, nm] = _killer_key(grow, code, key + T[ROW_PLAY + p, C_RANK], False)
             nm += 1
-            break
     return nm
 
 
