@@ -1421,6 +1421,34 @@ def _check_passing(tiles, count, seed):
         (a, _), (b, _) = on.value(pos, seat), without.value(pos, seat)
         assert abs(a - b) < 1e-9, (i, pos, seat, a, b)
     assert on.pass_proofs > 0 and without.pass_proofs == 0
+    assert on.upper_proofs > 0 and without.upper_proofs == 0
+
+
+def test_upper_game_bounds_the_value_from_above():
+    """The upper game (solver docstring: the minimisers' dominated discards dropped without the partners' condition
+    and without debts, so fewer choices for them) is worth at least V_s: against the brute force on random `hk`
+    positions, and against the exact solver on 4- and 5-tile cut positions, where it is exact on most."""
+    rules = preset("hk")
+    with pytest.raises(ValueError, match="close_game='never'"):
+        Solver(rules, passing="upper")
+    upper = Solver(rules, tt_bits=16, passing="upper", close_game="never", relaxed=False)
+    rng = random.Random(5810)
+    for i in range(300):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        want = brute(rules, pos, seat)
+        got, _ = upper.value(pos, seat)
+        assert got >= want - 1e-9, (i, pos, seat, got, want)
+    exact = total = 0
+    real = Solver(rules, tt_bits=16)
+    for i in range(120):
+        pos = _cut_position(rules, rng, 4 + i % 2)
+        seat = rng.randrange(rules.players)
+        (want, _), (got, _) = real.value(pos, seat), upper.value(pos, seat)
+        assert got >= want - 1e-9, (i, pos, seat, got, want)
+        exact += abs(got - want) < 1e-9
+        total += 1
+    assert exact >= 0.9 * total, (exact, total)
 
 
 def test_virtual_play_is_made_with_the_lowest_tile_above_the_debt():
@@ -1446,9 +1474,11 @@ def test_virtual_play_is_made_with_the_lowest_tile_above_the_debt():
 @pytest.mark.parametrize("tiles,count", [(5, 40), (6, 12)])
 def test_shared_bounds_change_no_value(tiles, count, monkeypatch):
     """The two games reading each other's bounds (position.CROSS_BOUNDS, solver `_other_game_cut`): the same
-    values as without on `hk` cut positions, every seat, and the bounds do cut."""
+    values as without on `hk` cut positions, every seat, and the bounds do cut.  The upper game is off: since stop
+    58 it settles first most of the tests that fail, where the real search read the passing game's floors."""
     import tianjiu_sim.kernels.position as P
 
+    monkeypatch.setattr(P, "UPPER_NODES", 0)
     rules = preset("hk")
     rng = random.Random(5700 + tiles)
     cases = []

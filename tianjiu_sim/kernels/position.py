@@ -311,6 +311,10 @@ PASS_NODES = 16_000_000
 # game's debts to find its entries.  Stop 57, deals 0-599, every action: 1,260.8 M -> 1,224.8 M nodes, paths
 # 766.1 M -> 740.4 M, over 1.2 M 47 -> 46 (98 path 20.9 M -> 4.1 M, 121 1.29 M -> 0.37 M; 580 8.8 M -> 10.8 M).
 CROSS_BOUNDS = True
+# Each test is asked first in the upper game (kernels/solver.py, module docstring: the minimisers' dominated discards
+# dropped without the partners' condition and without debts, a game worth at least V) on UPPER_NODES nodes: where it
+# fails there it fails, else the passing game and the real search follow.  Stop 58, see benchmarks/README.md.
+UPPER_NODES = 16_000_000
 # The position's own search (POSITION_BUDGET) in the passing game too: a failed test there takes nodes of its
 # small budget (98: 0.30 M, its value not found).  Off, on the 56 dear deals (stop 56): 1,133.6 M -> 1,109.2 M
 # nodes, over 1.2 M 43 -> 43 (98 path 17.0 M -> 4.0 M, 291 32.3 M -> 20.5 M; 302 1.5 M -> 6.6 M, 129 3.2 M -> 8.2 M).
@@ -343,11 +347,13 @@ class Solver:
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
         self.relaxed = relaxed  # the relaxed games past GROW_NODES + RELAX_AFTER (RELAXED_NODES; measured there)
-        # each test first in the passing game (PASS_NODES); False: never (a test that it changes no value);
-        # "only": every search in the passing game, a lower bound of the value (a test of that game, with
-        # close_game "never": the close game does not see passes)
+        # each test first in the upper game (UPPER_NODES), then in the passing game (PASS_NODES); False: in
+        # neither (a test that they change no value); "only": every search in the passing game, a lower bound of
+        # the value, "upper": every search in the upper game, an upper bound (tests of those games, with
+        # close_game "never": the close game sees neither)
         self.passing = passing
         self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
+        self.upper_proofs = 0  # tests settled by the upper game (UPPER_NODES; the same)
         self.cross_cuts = 0  # cuts by the other game's bounds (CROSS_BOUNDS; a test's counter)
         self._relaxers: dict[int, Solver] = {}  # a solver per relaxed game, its own tables (`_relaxed_bounds`)
         self.parent: Solver | None = None  # a relaxed game's solver: the solver it bounds, which a stop reaches
@@ -360,10 +366,10 @@ class Solver:
         if close_game not in ("late", "always", "never"):
             raise ValueError(f"close_game: 'late', 'always' or 'never', not {close_game!r}")
         self.close_game = close_game
-        if passing not in (True, False, "only"):
-            raise ValueError(f"passing: True, False or 'only', not {passing!r}")
-        if passing == "only" and close_game != "never":
-            raise ValueError("passing='only' needs close_game='never': the close game does not see passes")
+        if passing not in (True, False, "only", "upper"):
+            raise ValueError(f"passing: True, False, 'only' or 'upper', not {passing!r}")
+        if passing in ("only", "upper") and close_game != "never":
+            raise ValueError(f"passing={passing!r} needs close_game='never': the close game does not see that game")
         # True: each search runs in a worker thread, so that Ctrl-C stops it at once; the search
         # then ends as under a node cap (NaN, the bounds so far) and `interrupted` is set
         self.interruptible = interruptible
@@ -418,6 +424,8 @@ class Solver:
         X[K.X_CLOSE] = close
         X[K.X_PASS_NODES] = PASS_NODES if self.passing is True else 0
         X[K.X_CROSS_BOUNDS] = int(CROSS_BOUNDS)
+        X[K.X_UPPER_NODES] = UPPER_NODES if self.passing is True else 0
+        X[K.X_UPPER] = int(self.passing == "upper")
         X[K.X_PASSING] = int(self.passing == "only")
         X[K.X_BANKER] = pos.banker
         X[K.X_STREAK] = pos.streak
@@ -665,6 +673,7 @@ class Solver:
         self.partial_cuts += int(X[K.X_PARTIAL_CUTS])
         self.pass_proofs += int(X[K.X_PASS_PROOFS])
         self.cross_cuts += int(X[K.X_CROSS_CUTS])
+        self.upper_proofs += int(X[K.X_UPPER_PROOFS])
         self.partial_left -= partial - int(X[K.X_PARTIAL])
         self.partial_out = int(X[K.X_PARTIAL_OUT])
         lo, hi = (float(x) if abs(x) < K.INF else math.copysign(math.inf, x) for x in bounds)

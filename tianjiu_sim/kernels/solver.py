@@ -91,6 +91,17 @@ virtual play took the lowest *bit* of the tiles above W, which is the highest ti
 rank down): the game could then be worth more than V, and the solver's value was wrong on 1 of 510 random
 4–6-tile positions (tests/test_solver.py, `test_virtual_play_is_made_with_the_lowest_tile_above_the_debt`).
 
+The upper game (not from DDS; stop 58) drops the condition the other way: no debts, no virtual plays, so a
+minimiser discards only the lowest free single of each class, as s does.  The minimisers have fewer choices, so
+the game is worth at least V: a test "V >= b" that fails in it fails (X_UPPER; 13 of 3,000 random 2–4-tile
+positions are worth more there, stop 55).  `mtd_kernel` asks each test there first, on X_UPPER_NODES nodes
+(kernels/position.py, UPPER_NODES), then in the passing game, then in the real search.  A test that holds costs
+it little (the minimisers' "all" nodes keep one discard a class), and one that fails is settled before the passing
+game spends a failed proof on it, which cost about what the real search's proof costs.  Its entries are salted
+apart (UPPER_SALT), the close game is not asked in it (its entries would carry the upper game's discards under the
+real game's keys), and it reads no other game's bounds.  Deals 0–599, every action: 1,269.6 M -> 1,114.5 M nodes,
+46 -> 38 deals over 1.2 M nodes of path (benchmarks/README.md, stop 58).
+
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
 and rank (`twin_pairs` checks this on the catalogue rather than assuming it).  A seat holding both
@@ -313,7 +324,11 @@ X_PASS_SPENT, X_PASS_WASTED = X_DEBT + 33, X_DEBT + 34
 # X_PASS_TRACK 1 (set by `mtd_kernel` where the passing game is asked): the real search keeps the debts that game
 # would have on its line, to find its entries; X_CROSS_CUTS counts the cuts by the other game's bounds
 X_CROSS_BOUNDS, X_PASS_TRACK, X_CROSS_CUTS = X_DEBT + 35, X_DEBT + 36, X_DEBT + 37
-N_X = X_DEBT + 38
+# the upper game (module docstring): X_UPPER 1 while a search is in it; X_UPPER_NODES: the nodes a test may spend
+# there first (0: never); X_UPPER_PROOFS counts the tests it settled (each a failure: V is below the test's target)
+X_UPPER, X_UPPER_NODES, X_UPPER_PROOFS = X_DEBT + 38, X_DEBT + 39, X_DEBT + 40
+N_X = X_DEBT + 41
+UPPER_SALT = np.int64(0x2545F4914F6CDD1D)  # the upper game's table keys, apart from the real game's
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
 # X_FLOOR_FIRST != 0: mtd_kernel starts with the floor test (module docstring).
@@ -1651,7 +1666,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     dominance = (not playout) and X[X_NO_DOMINANCE] == 0
     # a minimiser's partners: their tiles ranked between a kept and a discarded single matter
     mates = np.int64(0)
-    if dominance and not maxing and X[X_PASSING] == 0:  # the passing game needs no condition (module docstring)
+    if dominance and not maxing and X[X_PASSING] == 0 and X[X_UPPER] == 0:  # the two games drop the condition
         mates = _others(hands, n, folded | (np.int64(1) << s), seat)
     while rest:
         b = ctz(rest)
@@ -2404,6 +2419,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             salt = _pass_salt(T, X, hands, n) if track else Z
             if passing:
                 tk0 ^= salt
+            if X[X_UPPER] != 0:
+                tk0 ^= UPPER_SALT
             tidx = _tt_index(tk0, tk2, ttk.shape[0])
             cut, v, alpha, beta = _tt_window(ttv, _tt_find(ttk, ttg, X, tidx, tk0, tk1, tk2), alpha, beta)
             if cut:
@@ -2505,6 +2522,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
         salt = _pass_salt(T, X, hands, n) if (X[X_PASSING] != 0 or X[X_PASS_TRACK] != 0) else Z
         if X[X_PASSING] != 0:
             k0 ^= salt
+        if X[X_UPPER] != 0:
+            k0 ^= UPPER_SALT
         idx = _tt_index(k0, k2, ttk.shape[0])
         at = _tt_find(ttk, ttg, X, idx, k0, k1, k2)
         cut, v, alpha, beta = _tt_window(ttv, at, alpha, beta)
@@ -2725,6 +2744,35 @@ def _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, acto
     return np.nan
 
 
+@njit(cache=True, _nrt=False)
+def _upper_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b):
+    """The test "V >= b" in the upper game (module docstring) on X_UPPER_NODES nodes: its ceiling when the test
+    fails there (then V, at most the game's value, fails too), else NaN.  The arrays come by address (A_*)."""
+    X = vector(A[A_X], A[A_NX])
+    outer = X[X_BUDGET]
+    lim = X[X_NODES] + X[X_UPPER_NODES]
+    X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
+    close = X[X_CLOSE]
+    track = X[X_PASS_TRACK]
+    X[X_CLOSE] = 0  # the close game's entries would carry the upper game's discards under the real game's keys
+    X[X_PASS_TRACK] = 0  # no debts: the passing game's entries are not found
+    X[X_UPPER] = 1
+    v = _search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
+                b - 1.0, b)
+    X[X_UPPER] = 0
+    X[X_PASS_TRACK] = track
+    X[X_CLOSE] = close
+    X[X_BUDGET] = outer
+    if X[X_ABORT] != 0:
+        if not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
+            X[X_ABORT] = 0  # only its own budget ran out: the passing game and the real search follow
+        return np.nan
+    if v <= b - 1.0:
+        X[X_UPPER_PROOFS] += 1
+        return v
+    return np.nan
+
+
 @njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
 def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
                leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, guess, bounds):
@@ -2771,6 +2819,8 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         v = np.nan
         if games and stage != 2:
             v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
+        if np.isnan(v) and X[X_ABORT] == 0 and stage != 2 and X[X_UPPER_NODES] > 0 and passes:
+            v = _upper_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b)
         if np.isnan(v) and X[X_ABORT] == 0 and stage != 2 and X[X_PASS_NODES] > 0 and passes:
             v = _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b)
         if np.isnan(v) and X[X_ABORT] == 0:
