@@ -57,50 +57,49 @@ and not above A.  For the minimising side which partner wins a trick matters, an
 could overtake W but not A; without one, the partners' replies to A are exactly their replies to
 W, s's are a subset, and the partners can copy every line W allows.
 
-The passing game (not from DDS; stop 55): that condition is what makes the proofs that s gets its 戙 or
-closes dear.  Among three partners a tile of one of them almost always lies between two free singles of
-another, so a minimiser's discards keep every single of every class, and on the dearest deals of
-`tjsim solve` dropping the condition (unsound: 13 of 3,000 random 2–4-tile positions change value) cuts
-their nodes ten to thirty times (deal 419, every action: 26.4 M -> 0.94 M).  The passing game drops it
-soundly by giving the minimisers what the dominated line had and the kept one lacks.  A minimiser that
-discards a free single W while keeping a free single A of the class above it with a partner's tile ranked
-in (W, A] takes a *debt* W (X_PASS_DEBT); later it may play the lowest free single of its hand above W *as*
-W (a virtual play, move code VIRTUAL): that tile leaves its hand, the trick sees W, and the debt is paid.
-That is the dropped line's play of W, with the same hands after it, so the kept discard with its debt can
-copy every line the dropped one allows and the dominance holds without the condition.  The lowest tile
-above W stands for the others: playing it leaves the higher kept, which the debt it takes as if discarded
-(`_pass_debts`) dominates as before.  Virtual plays only add to the minimisers' choices, so the passing
-game's value is at most V: a test "V >= b" that holds in it holds.  `mtd_kernel` asks each test there
-first, on a budget of X_PASS_NODES (kernels/position.py, PASS_NODES), and searches the real game when it
-fails; bonuses and the dice leave it out, and the close game is not used in it, nor `_last_single_trick` and
-the in-trick floor while a seat that may still play holds a debt (they do not see virtual plays).  A debt
-lies between tiles that are otherwise equivalent, so it splits the tile groups of every hand (`_groups`),
-and the table entries carry the debts and the held tiles of their classes exactly (`_pass_salt`), apart
-from the real game's.  The two games share bounds (stop 57): from any position, with any debts, the passing
-game is worth at most the real game from the same hands (debts only add virtual plays), so its floors hold in
-the real search and the real search's ceilings hold in it (`_other_game_cut`).  To find the game's entries the
-real search keeps the debts the game would have on its line (X_PASS_TRACK: a minimiser's discard takes them as
-there; nothing else in the real search reads them).  Deals 0–599, every action: 1,260.8 M -> 1,224.8 M nodes,
-47 -> 46 deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).
-Stop 55 built a looser game (the trick *passed* to a partner whose discard beat the debt, decided at the
-trick's end, after seats that faced A); lower than V on 13 of 340 random 4–6-tile positions where this one
-is lower on none (benchmarks/README.md, stop 56).  It can be lower than V (stop 58): a debt lets the minimiser
-choose after s's next moves whether it discarded W or A, which a face-down discard does not (2 of 20,000 random
-3-tile positions, checked by the brute force); so it cannot stand in for the real search.  Until stop 58 the
-virtual play took the lowest *bit* of the tiles above W, which is the highest tile (bits run from the highest
-rank down): the game could then be worth more than V, and the solver's value was wrong on 1 of 510 random
-4–6-tile positions (tests/test_solver.py, `test_virtual_play_is_made_with_the_lowest_tile_above_the_debt`).
+The passing game (not from DDS; stop 55): that condition is what makes the proofs that s gets its 戙 or closes
+dear.  Among three partners a tile of one of them almost always lies between two free singles of another, so a
+minimiser's discards keep every single of every class, and on the dearest deals of `tjsim solve` dropping the
+condition (unsound: 13 of 3,000 random 2–4-tile positions change value) cuts their nodes ten to thirty times (deal
+419, every action: 26.4 M -> 0.94 M).  The passing game drops it soundly by giving the minimisers what the
+dominated line had and the kept one lacks.  A minimiser that discards a free single W while keeping a free single
+A of the class above it with a partner's tile ranked in (W, A] takes a *debt* W (X_PASS_DEBT); later it may play
+the lowest free single of its hand above W *as* W (a virtual play, move code VIRTUAL): that tile leaves its hand,
+the trick sees W, and the debt is paid.  That is the dropped line's play of W, with the same hands after it, so
+the kept discard with its debt can copy every line the dropped one allows and the dominance holds without the
+condition.  The lowest tile above W stands for the others: playing it leaves the higher kept, which the debt it
+takes as if discarded (`_pass_debts`) dominates as before.  Virtual plays only add to the minimisers' choices, so
+the passing game's value is at most V: a test "V >= b" that holds in it holds.  `mtd_kernel` asks each test there
+(after the upper game, below) on a budget of X_PASS_NODES (kernels/position.py, PASS_NODES), and searches the real
+game when it fails (`_game_test`); bonuses and the dice leave it out, and the close game is not used in it, nor
+`_last_single_trick` and the in-trick floor while a seat that may still play holds a debt (they do not see virtual
+plays).  A debt lies between tiles that are otherwise equivalent, so it splits the tile groups of every hand
+(`_groups`), and the table entries carry the debts and the held tiles of their classes exactly (`_pass_salt`),
+apart from the real game's.  The two games share bounds (stop 57): from any position, with any debts, the passing
+game is worth at most the real game from the same hands (debts only add virtual plays), so its floors hold in the
+real search and the real search's ceilings hold in it (`_other_game_cut`).  To find the game's entries the real
+search keeps the debts the game would have on its line (X_PASS_TRACK: a minimiser's discard takes them as there;
+nothing else in the real search reads them).  Deals 0–599, every action: 1,260.8 M -> 1,224.8 M nodes, 47 -> 46
+deals over 1.2 M nodes of path, deal 98 21.0 M -> 5.2 M (benchmarks/README.md, stop 57).  Stop 55 built a looser
+game (the trick *passed* to a partner whose discard beat the debt, decided at the trick's end, after seats that
+faced A); lower than V on 13 of 340 random 4–6-tile positions where this one is lower on none
+(benchmarks/README.md, stop 56).  It can be lower than V (stop 58): a debt lets the minimiser choose after s's
+next moves whether it discarded W or A, which a face-down discard does not (2 of 20,000 random 3-tile positions,
+checked by the brute force); so it cannot stand in for the real search.  Until stop 58 the virtual play took the
+lowest *bit* of the tiles above W, which is the highest tile (bits run from the highest rank down): the game could
+then be worth more than V, and the solver's value was wrong on 1 of 510 random 4–6-tile positions
+(tests/test_solver.py, `test_virtual_play_is_made_with_the_lowest_tile_above_the_debt`).
 
 The upper game (not from DDS; stop 58) drops the condition the other way: no debts, no virtual plays, so a
 minimiser discards only the lowest free single of each class, as s does.  The minimisers have fewer choices, so
 the game is worth at least V: a test "V >= b" that fails in it fails (X_UPPER; 13 of 3,000 random 2–4-tile
 positions are worth more there, stop 55).  `mtd_kernel` asks each test there first, on X_UPPER_NODES nodes
-(kernels/position.py, UPPER_NODES), then in the passing game, then in the real search.  A test that holds costs
-it little (the minimisers' "all" nodes keep one discard a class), and one that fails is settled before the passing
-game spends a failed proof on it, which cost about what the real search's proof costs.  Its entries are salted
-apart (UPPER_SALT), the close game is not asked in it (its entries would carry the upper game's discards under the
-real game's keys), and it reads no other game's bounds.  Deals 0–599, every action: 1,269.6 M -> 1,114.5 M nodes,
-46 -> 38 deals over 1.2 M nodes of path (benchmarks/README.md, stop 58).
+(kernels/position.py, UPPER_NODES; `_game_test`), then in the passing game, then in the real search.  A test that
+holds costs it little (the minimisers' "all" nodes keep one discard a class), and one that fails is settled before
+the passing game spends a failed proof on it, which cost about what the real search's proof costs.  Its entries
+are salted apart (UPPER_SALT), the close game is not asked in it (its entries would carry the upper game's
+discards under the real game's keys), and it reads no other game's bounds.  Deals 0–599, every action: 1,269.6 M
+-> 1,114.5 M nodes, 46 -> 38 deals over 1.2 M nodes of path (benchmarks/README.md, stop 58).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -2711,66 +2710,46 @@ def _address_vector(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp):
 
 
 @njit(cache=True, _nrt=False)
-def _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b):
-    """The test "V >= b" in the passing game (module docstring) on X_PASS_NODES nodes: its value when it holds
-    there (then V, at least as high, holds too), else NaN.  The arrays come by address (A_*)."""
-    X = vector(A[A_X], A[A_NX])
-    gp = table(A[A_GP], A[A_PLIES], A[A_GW])
-    outer = X[X_BUDGET]
-    lim = X[X_NODES] + X[X_PASS_NODES]
-    X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
-    close = X[X_CLOSE]
-    X[X_CLOSE] = 0  # the close game does not see passes
-    was = X[X_PASSING]
-    X[X_PASSING] = 1
-    start = X[X_NODES]
-    v = _search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
-                b - 1.0, b)
-    X[X_PASSING] = was
-    X[X_CLOSE] = close
-    X[X_BUDGET] = outer
-    X[X_PASS_SPENT] += X[X_NODES] - start
-    if X[X_ABORT] != 0:
-        if not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
-            X[X_ABORT] = 0  # only its own budget ran out: the real search follows
-        X[X_PASS_FAILS] += 1
-        X[X_PASS_WASTED] += X[X_NODES] - start
-        return np.nan
-    if v >= b:
-        X[X_PASS_PROOFS] += 1
-        return v
-    X[X_PASS_FAILS] += 1
-    X[X_PASS_WASTED] += X[X_NODES] - start
-    return np.nan
-
-
-@njit(cache=True, _nrt=False)
-def _upper_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b):
-    """The test "V >= b" in the upper game (module docstring) on X_UPPER_NODES nodes: its ceiling when the test
-    fails there (then V, at most the game's value, fails too), else NaN.  The arrays come by address (A_*)."""
+def _game_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b, upper):
+    """The test "V >= b" asked first in one of the two games (module docstring) on its budget: upper = True, the
+    upper game on X_UPPER_NODES nodes, worth at least V: its ceiling when the test fails there (then V fails too);
+    upper = False, the passing game on X_PASS_NODES nodes, worth at most V: its value when the test holds there
+    (then V holds too).  Else NaN, and the next game or the real search follows.  The arrays come by address (A_*)."""
     X = vector(A[A_X], A[A_NX])
     outer = X[X_BUDGET]
-    lim = X[X_NODES] + X[X_UPPER_NODES]
+    lim = X[X_NODES] + (X[X_UPPER_NODES] if upper else X[X_PASS_NODES])
     X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
     close = X[X_CLOSE]
     track = X[X_PASS_TRACK]
-    X[X_CLOSE] = 0  # the close game's entries would carry the upper game's discards under the real game's keys
-    X[X_PASS_TRACK] = 0  # no debts: the passing game's entries are not found
-    X[X_UPPER] = 1
+    was = X[X_PASSING]
+    up = X[X_UPPER]
+    X[X_CLOSE] = 0  # the close game sees neither game (its entries are the real game's)
+    if upper:
+        X[X_PASS_TRACK] = 0  # no debts there: the passing game's entries are not found
+        X[X_UPPER] = 1
+    else:
+        X[X_PASSING] = 1
+    start = X[X_NODES]
     v = _search(A, np.int64(0), leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
                 b - 1.0, b)
-    X[X_UPPER] = 0
+    X[X_UPPER] = up
+    X[X_PASSING] = was
     X[X_PASS_TRACK] = track
     X[X_CLOSE] = close
     X[X_BUDGET] = outer
-    if X[X_ABORT] != 0:
-        if not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
-            X[X_ABORT] = 0  # only its own budget ran out: the passing game and the real search follow
-        return np.nan
-    if v <= b - 1.0:
-        X[X_UPPER_PROOFS] += 1
-        return v
-    return np.nan
+    settled = X[X_ABORT] == 0 and (v <= b - 1.0 if upper else v >= b)
+    if X[X_ABORT] != 0 and not ((outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0):
+        X[X_ABORT] = 0  # only its own budget ran out: the next game or the real search follows
+    if upper:
+        X[X_UPPER_PROOFS] += 1 if settled else 0
+    else:
+        X[X_PASS_SPENT] += X[X_NODES] - start
+        if settled:
+            X[X_PASS_PROOFS] += 1
+        else:
+            X[X_PASS_FAILS] += 1
+            X[X_PASS_WASTED] += X[X_NODES] - start
+    return v if settled else np.nan
 
 
 @njit(cache=True, nogil=True)  # nogil: `tjsim solve` searches in a worker thread so that Ctrl-C is heard
@@ -2820,9 +2799,9 @@ def mtd_kernel(T, Q, X, ttk, ttv, ttb, ttg, hands, dong, mv, ky, gp,
         if games and stage != 2:
             v = _root_games(A, leader, lead_p, win_p, win_seat, win_lead, actor, b - 1.0, b)
         if np.isnan(v) and X[X_ABORT] == 0 and stage != 2 and X[X_UPPER_NODES] > 0 and passes:
-            v = _upper_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b)
+            v = _game_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b, True)
         if np.isnan(v) and X[X_ABORT] == 0 and stage != 2 and X[X_PASS_NODES] > 0 and passes:
-            v = _pass_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b)
+            v = _game_test(A, leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, b, False)
         if np.isnan(v) and X[X_ABORT] == 0:
             v = _search(A, np.int64(0),
                         leader, lead_p, win_p, win_seat, win_lead, caught, first, actor, np.int64(0),
