@@ -177,6 +177,27 @@ def test_dominated_discards_change_no_value(name, tiles, count):
     assert _nodes_saved(name, tiles, count, tiles * 1000 + count, dominance=False) > 0  # the reduction does cut
 
 
+@pytest.mark.parametrize("name,tiles,count,cuts", [("hk", 4, 120, True), ("hk-bonus", 4, 60, True),
+                                                   ("folk", 4, 120, True), ("folk3", 5, 60, True),
+                                                   ("folk2", 6, 40, False), ("hk", 5, 30, True)])
+def test_dominated_beats_change_no_value(name, tiles, count, cuts):
+    """A follower's single beat dominated by a lower free single of its hand (solver docstring, X_LOW_BEATS) cuts
+    nodes, never a value.  (`folk` with two players: on these positions it saves no nodes, 50 more in all by the
+    order of the moves left, so only the values are checked there.)"""
+    saved = _nodes_saved(name, tiles, count, tiles * 7001 + count, low_beats=False)
+    assert saved > 0 or not cuts  # the reduction does cut
+
+
+@pytest.mark.parametrize("tiles,count", [(4, 150), (5, 60), (6, 20)])
+def test_dead_debts_change_no_value_of_the_passing_game(tiles, count):
+    """The passing game's dead debts dropped and its virtual plays no partner can use left out (solver docstring,
+    X_DEAD_DEBTS): the passing game alone (a lower bound of the value, not the value) is worth the same with and
+    without, on fewer nodes; and the solver's values are the same."""
+    game = {"passing": "only", "close_game": "never"}
+    assert _nodes_saved("hk", tiles, count, tiles * 7919 + count, common=game, dead_debts=False) > 0
+    _nodes_saved("hk", tiles, count // 2, tiles * 7927 + count, dead_debts=False)
+
+
 def test_trick_key_reads_the_standing_single():
     """An in-trick key reads the holdings up to equivalence, the standing single as a held tile: a seat
     holding 4-4 or 5-5 (no other tile held between) shares the entry under a standing 6-5, not under a
@@ -541,11 +562,12 @@ def test_close_game_changes_no_value(name, tiles, count):
     assert on.close_cuts > 0 and off.close_cuts == 0
 
 
-def _nodes_saved(name, tiles, count, seed, **off):
+def _nodes_saved(name, tiles, count, seed, common=None, **off):
     """Assert that a default solver and one built with `off` agree on `count` random cut positions;
-    the nodes the default saves."""
+    the nodes the default saves.  `common`: options of both solvers."""
     rules = RULES[name]()
-    on, without = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, **off)
+    common = common or {}
+    on, without = Solver(rules, tt_bits=18, **common), Solver(rules, tt_bits=18, **common, **off)
     rng = random.Random(seed)
     saved = 0
     for i in range(count):

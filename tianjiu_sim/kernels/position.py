@@ -332,7 +332,7 @@ class Solver:
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
                  stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True,
-                 passing: bool = True):
+                 passing: bool = True, low_beats: bool = True, dead_debts: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -355,6 +355,10 @@ class Solver:
         # the value, "upper": every search in the upper game, an upper bound (tests of those games, with
         # close_game "never": the close game sees neither)
         self.passing = passing
+        # False: search a follower's single beats dominated by a lower one of its hand too (X_LOW_BEATS; a test)
+        self.low_beats = low_beats
+        # False: keep the passing game's dead debts and the virtual plays no partner can use (X_DEAD_DEBTS; a test)
+        self.dead_debts = dead_debts
         self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
         self.upper_proofs = 0  # tests settled by the upper game (UPPER_NODES; the same)
         self.cross_cuts = 0  # cuts by the other game's bounds (CROSS_BOUNDS; a test's counter)
@@ -427,6 +431,8 @@ class Solver:
         X[K.X_CLOSE] = close
         X[K.X_PASS_NODES] = PASS_NODES if self.passing is True else 0
         X[K.X_CROSS_BOUNDS] = int(CROSS_BOUNDS)
+        X[K.X_DEAD_DEBTS] = int(self.dead_debts)
+        X[K.X_LOW_BEATS] = int(self.low_beats)
         X[K.X_UPPER_NODES] = UPPER_NODES if self.passing is True else 0
         X[K.X_UPPER] = int(self.passing == "upper")
         X[K.X_PASSING] = int(self.passing == "only")

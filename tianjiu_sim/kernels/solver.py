@@ -101,6 +101,21 @@ are salted apart (UPPER_SALT), the close game is not asked in it (its entries wo
 discards under the real game's keys), and it reads no other game's bounds.  Deals 0–599, every action: 1,269.6 M
 -> 1,114.5 M nodes, 46 -> 38 deals over 1.2 M nodes of path (benchmarks/README.md, stop 58).
 
+Dominated beats (not from DDS; stop 60, X_LOW_BEATS): the discards' dominance carried over to a follower's single
+beats.  A beat with a free single b is left out where a lower free single u of the same hand beats the standing play
+too, no seat still to act in the trick holds a tile (nor a debt) beating u and not b, and no partner of the seat
+holds one (s has none; the upper game drops that condition, as for its discards).  Then u and b win or lose the
+trick alike, the seats after reply to both alike, and the hands after the trick differ only in the seat keeping b
+instead of u, which by the discards' argument is never worse for it.  `_groups` merges u and b only where no other
+seat holds a tile between them; this rule also passes over the tiles of the seats that have played to the trick.
+Dead debts (stop 60, X_DEAD_DEBTS): a debt W of the passing game is dropped at a trick's end once no partner holds
+a tile beating W and not the highest tile of W's class left in the debtor's hand (`_live_debts`), and a virtual
+play is not made where no partner still to act in the trick could use it and its tile would take no debt
+(`_virtual_plays`): such a play is dominated by the tile played as itself, so the game's value is unchanged, its
+tile groups split less and more of its entries meet.  The 55 dear deals of stop 59 (every deal of 0–599 over 1 M
+nodes), every action: 1,084.1 M -> 942.0 M nodes; deals 0–599, every action: 1,114.5 M -> 970.4 M nodes, 38 -> 34
+deals over 1.2 M nodes of path, no value changed (benchmarks/README.md, stop 60).
+
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
 and rank (`twin_pairs` checks this on the catalogue rather than assuming it).  A seat holding both
@@ -326,7 +341,13 @@ X_CROSS_BOUNDS, X_PASS_TRACK, X_CROSS_CUTS = X_DEBT + 35, X_DEBT + 36, X_DEBT + 
 # the upper game (module docstring): X_UPPER 1 while a search is in it; X_UPPER_NODES: the nodes a test may spend
 # there first (0: never); X_UPPER_PROOFS counts the tests it settled (each a failure: V is below the test's target)
 X_UPPER, X_UPPER_NODES, X_UPPER_PROOFS = X_DEBT + 38, X_DEBT + 39, X_DEBT + 40
-N_X = X_DEBT + 41
+# X_DEAD_DEBTS 1: a debt no virtual play can use any more is dropped at each trick's end (`_live_debts`);
+# X_DEBTS_DROPPED counts the debts dropped
+X_DEAD_DEBTS, X_DEBTS_DROPPED = X_DEBT + 41, X_DEBT + 42
+# X_LOW_BEATS 1: a follower's single beat is left out where a lower free single of its own beats as well and no seat
+# still to act (nor a partner) holds a tile between the two (`_follower_moves`); X_BEATS_DROPPED counts them
+X_LOW_BEATS, X_BEATS_DROPPED = X_DEBT + 43, X_DEBT + 44
+N_X = X_DEBT + 45
 UPPER_SALT = np.int64(0x2545F4914F6CDD1D)  # the upper game's table keys, apart from the real game's
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
@@ -1597,7 +1618,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
         ky[ply, nm] = key
         nm += 1
     if X[X_PASSING] != 0 and (not maxing) and (not playout) and forced == 0:
-        nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0)
+        mates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader)
+        nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0, mates, mates)
         for j in range(nm):
             if mv[ply, j] == hint:
                 ky[ply, j] = -1000000000
@@ -1641,6 +1663,21 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     if (not early) and (hand & bu) != 0:
         row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
         used = np.int64(0)
+        # A single beat b is dominated by a lower free single u of the hand that beats too, where no seat still to
+        # act holds a tile beating u and not b (both win or lose the trick alike) and no partner holds one (a
+        # minimiser's partners may want the lower tile later, as for discards): the hands after the trick differ
+        # only in the seat keeping b instead of u, which is never worse for it.
+        low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
+        later = np.int64(0)
+        pm = np.int64(0)
+        if low_ok:
+            nxt = _next_active(seat, n, folded)
+            while nxt != leader:
+                later |= hands[nxt]
+                nxt = _next_active(nxt, n, folded)
+            later |= _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
+            if not maxing and X[X_UPPER] == 0:  # (the upper game drops the partners' condition, as for discards)
+                pm = _others(hands, n, folded | (np.int64(1) << s), seat)
         for i in range(1, T[row, 0] + 1):
             p = T[row, i]
             if not _holds(T, p, hand) or ((T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins):
@@ -1651,12 +1688,36 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 if used & g:
                     continue  # an equivalent tile already beats
                 used |= g
+                if low_ok:
+                    b = ctz(m)
+                    dom = False
+                    if (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
+                        low = hand & bu & T[ROW_TILE + b, K_BELOW] & ~g
+                        while low:
+                            u = ctz(low)
+                            low &= low - 1
+                            btw = T[ROW_TILE + u, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]
+                            if ((hand & T[ROW_TILE + u, K_PARTNERS]) == 0 and ((later | pm) & btw) == 0
+                                    and (T[ROW_TILE + u, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
+                                    and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + u, K_ABOVE]) == 0):
+                                dom = True
+                                break
+                    if dom:
+                        X[X_BEATS_DROPPED] += 1
+                        continue
             r = T[ROW_PLAY + p, C_RANK]
             mv[ply, nm] = p
             ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
             nm += 1
     if X[X_PASSING] != 0 and size == 1 and (not early) and (not maxing) and (not playout):
-        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0)
+        after = np.int64(0)
+        nxt = _next_active(seat, n, folded)
+        while nxt != leader:
+            if nxt != s:
+                after |= hands[nxt]
+            nxt = _next_active(nxt, n, folded)
+        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0, after,
+                            _others(hands, n, folded | (np.int64(1) << s), seat))
     # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
     # the higher of two free singles of one class (dominated discards, module docstring).
     nb = 0
@@ -2295,6 +2356,44 @@ def _pass_debts(A, seat, d):
 
 
 @njit(cache=True, inline="always")
+def _live_debts(T, X, hands, n, seat):
+    """Minimiser `seat`'s debts without the dead ones.  A debt W is dead once no partner holds a tile ranked above W
+    and not above the highest tile of W's class in the seat's hand: a virtual play of it, a tile u played as W, then
+    lets no partner overtake that u played as itself would not, gives s only more plays that beat it, and takes no
+    debt as if u were discarded (that needs a partner's tile above u), where the tile played as itself keeps the
+    debt; so every virtual play of a dead debt is dominated, now and later (partners' tiles and the seat's only
+    leave), and dropping it changes no value of the passing game and lets more of its entries meet."""
+    debts = X[X_PASS_DEBT + seat]
+    if debts == 0:
+        return debts
+    mates = _others(hands, n, X[X_FOLDED] | (np.int64(1) << X[X_SEAT]), seat)
+    hand = hands[seat]
+    x = debts
+    while x:
+        w = ctz(x)
+        x &= x - 1
+        up = hand & T[ROW_TILE + w, K_ABOVE]
+        # (bits run from the highest rank down: the lowest bit of `up` is the seat's highest tile above w)
+        if up == 0 or (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + ctz(up), K_ABOVE]) == 0:
+            debts &= ~(np.int64(1) << w)
+    return debts
+
+
+@njit(cache=True, inline="always")
+def _takes_debt(T, keep, t, mates):
+    """Whether a minimiser keeping `keep` takes a debt on its free single t discarded (`_pass_debts`'s rule)."""
+    if (keep | (np.int64(1) << t)) & T[ROW_TILE + t, K_PARTNERS]:
+        return False
+    up = keep & T[ROW_TILE + t, K_ABOVE]
+    while up:
+        a = ctz(up)
+        up &= up - 1
+        if (keep & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _virtual(T, code):
     """The tile mask a virtual play's code takes from the hand, and the single it is played as (VIRTUAL)."""
     x = code - VIRTUAL
@@ -2315,10 +2414,14 @@ def _play_virtual(A, T, X, hands, seat, code):
 
 
 @njit(cache=True, inline="always")
-def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key):
+def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mates):
     """Append to mv[ply] minimiser `seat`'s virtual plays (module docstring): each debt w it holds that beats
     the standing play (its tiles bu; -1: a lead) played with the lowest free single of the hand of w's class
-    above it; ordering keys from `key` as its beats'.  Returns the new count."""
+    above it; ordering keys from `key` as its beats'.  Returns the new count.
+
+    `after`: the tiles of the partners still to act in this trick, `mates`: every partner's.  A virtual play of
+    t as w where none of `after` lies in (w, t] and t would take no debt is left out: t played as itself lets
+    the same partners overtake, gives s fewer plays that beat it and keeps the debt w (`_live_debts`)."""
     x = X[X_PASS_DEBT + seat]
     if bu != -1:
         x &= bu
@@ -2335,6 +2438,10 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key):
                 continue  # not a free single: the dropped line kept it too
             if t < 0 or T[ROW_TILE + u, K_RANK] < T[ROW_TILE + t, K_RANK]:
                 t = u
+        if (t >= 0 and X[X_DEAD_DEBTS] != 0 and (after & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + t, K_ABOVE]) == 0
+                and not _takes_debt(T, hand & ~(np.int64(1) << t), t, mates)):
+            X[X_DEBTS_DROPPED] += 1
+            t = -1
         if t >= 0:
             # the lowest such tile: a higher one played instead would leave the same position with a lower tile
             # kept, which its debt (`_pass_debts`, as if t were discarded) dominates
@@ -2396,9 +2503,23 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             if last:
                 v = bonus + _terminal(Q, X, dong, win_seat, extra, catcher)
             else:
+                d0 = X[X_PASS_DEBT]
+                d1 = X[X_PASS_DEBT + 1]
+                d2 = X[X_PASS_DEBT + 2]
+                d3 = X[X_PASS_DEBT + 3]
+                if X[X_DEAD_DEBTS] != 0 and (d0 | d1 | d2 | d3) != 0:
+                    for i in range(n):
+                        if i != s:
+                            dd = _live_debts(T, X, hands, n, i)
+                            X[X_DEBTS_DROPPED] += popcount(X[X_PASS_DEBT + i] & ~dd)
+                            X[X_PASS_DEBT + i] = dd
                 v = bonus + _search(A, ply + 1,
                                     win_seat, M1, M1, win_seat, Z, M1, Z, win_seat, Z,
                                     alpha - bonus, beta - bonus)
+                X[X_PASS_DEBT] = d0
+                X[X_PASS_DEBT + 1] = d1
+                X[X_PASS_DEBT + 2] = d2
+                X[X_PASS_DEBT + 3] = d3
             dong[win_seat] -= size
             X[X_PEND_LEADER] = pl
             X[X_PEND_WINNER] = pw
