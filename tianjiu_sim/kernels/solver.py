@@ -104,16 +104,17 @@ discards under the real game's keys), and it reads no other game's bounds.  Deal
 Dominated beats (not from DDS; stop 60, X_LOW_BEATS): the discards' dominance carried over to a follower's single
 beats.  A beat with a free single b is left out where a lower free single u of the same hand beats the standing play
 too, no seat still to act in the trick holds a tile (nor a debt) beating u and not b, and no partner of the seat
-holds one (s has none; the upper game drops that condition, as for its discards).  Then u and b win or lose the
-trick alike, the seats after reply to both alike, and the hands after the trick differ only in the seat keeping b
-instead of u, which by the discards' argument is never worse for it.  `_groups` merges u and b only where no other
+holds one (s has none; the upper game drops that condition, as for its discards; the passing game too, the beat
+with u then taking a debt u as a discard would, `_beat_debts`, so that b may later be played as u).  Then u and b
+win or lose the trick alike, the seats after reply to both alike, and the hands after the trick differ only in the
+seat keeping b instead of u, which by the discards' argument is never worse for it.  `_groups` merges u and b only where no other
 seat holds a tile between them; this rule also passes over the tiles of the seats that have played to the trick.
 Dead debts (stop 60, X_DEAD_DEBTS): a debt W of the passing game is dropped at a trick's end once no partner holds
 a tile beating W and not the highest tile of W's class left in the debtor's hand (`_live_debts`), and a virtual
 play is not made where no partner still to act in the trick could use it and its tile would take no debt
 (`_virtual_plays`): such a play is dominated by the tile played as itself, so the game's value is unchanged, its
 tile groups split less and more of its entries meet.  The 55 dear deals of stop 59 (every deal of 0–599 over 1 M
-nodes), every action: 1,084.1 M -> 942.0 M nodes; deals 0–599, every action: 1,114.5 M -> 970.4 M nodes, 38 -> 34
+nodes), every action: 1,084.1 M -> 920.5 M nodes; deals 0–599, every action: 1,114.5 M -> 948.8 M nodes, 38 -> 34
 deals over 1.2 M nodes of path, no value changed (benchmarks/README.md, stop 60).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
@@ -1676,7 +1677,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 later |= hands[nxt]
                 nxt = _next_active(nxt, n, folded)
             later |= _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
-            if not maxing and X[X_UPPER] == 0:  # (the upper game drops the partners' condition, as for discards)
+            if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0:
+                # (the upper game drops the partners' condition, as for discards; the passing game too, the beat
+                # taking a debt as a discard does: `_beat_debts`)
                 pm = _others(hands, n, folded | (np.int64(1) << s), seat)
         for i in range(1, T[row, 0] + 1):
             p = T[row, i]
@@ -2330,6 +2333,34 @@ def _debts_to_act(X, seat, leader, n, folded):
 
 
 @njit(cache=True, _nrt=False)
+def _beat_debts(A, seat, leader, u, bu):
+    """The debts of minimiser `seat` after its single beat with tile u (already out of its hand) in the passing
+    game: as if u were discarded (`_pass_debts`) where the hand keeps a free single b above u that beats the
+    standing play (its tiles bu) too, with no tile or debt of a seat still to act beating u and not b: the beat
+    with b the game leaves out (`_follower_moves`) without the partners' condition.  Else its debts unchanged.
+    The arrays come by address (A_*)."""
+    T, Q, X, hands, _ = _position_arrays(A)
+    n = Q[R_PLAYERS]
+    folded = X[X_FOLDED]
+    hand = hands[seat]
+    if hand & T[ROW_TILE + u, K_PARTNERS]:
+        return X[X_PASS_DEBT + seat]
+    later = _all_debts(X)
+    nxt = _next_active(seat, n, folded)
+    while nxt != leader:
+        later |= hands[nxt]
+        nxt = _next_active(nxt, n, folded)
+    up = hand & bu & T[ROW_TILE + u, K_ABOVE]
+    while up:
+        b = ctz(up)
+        up &= up - 1
+        if ((hand & T[ROW_TILE + b, K_PARTNERS]) == 0
+                and (later & T[ROW_TILE + u, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0):
+            return _pass_debts(A, seat, np.int64(1) << u)
+    return X[X_PASS_DEBT + seat]
+
+
+@njit(cache=True, _nrt=False)
 def _pass_debts(A, seat, d):
     """The debts of minimiser `seat` after it discards the tiles d (already out of its hand): each free single W
     of d with a free single of its class kept above it and a partner's tile ranked in between (module docstring).
@@ -2589,8 +2620,16 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 m = T[ROW_PLAY + code, C_MASK]
                 hands[seat] ^= m
                 nc = seat if (lead_p == Q[R_SUPREME_PLAY] and win_lead == 1) else caught
+                debts = Z
+                owe = track and seat != s and size == 1 and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
+                if owe:
+                    debts = X[X_PASS_DEBT + seat]
+                    X[X_PASS_DEBT + seat] = _beat_debts(A, seat, leader, ctz(m),
+                                                        T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL])
                 v = _search(A, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
+                if owe:
+                    X[X_PASS_DEBT + seat] = debts
                 hands[seat] ^= m
             else:
                 d = -code - 1
