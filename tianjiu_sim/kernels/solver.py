@@ -114,7 +114,7 @@ a tile beating W and not the highest tile of W's class left in the debtor's hand
 play is not made where no partner still to act in the trick could use it and its tile would take no debt
 (`_virtual_plays`): such a play is dominated by the tile played as itself, so the game's value is unchanged, its
 tile groups split less and more of its entries meet.  The 55 dear deals of stop 59 (every deal of 0–599 over 1 M
-nodes), every action: 1,084.1 M -> 920.5 M nodes; deals 0–599, every action: 1,114.5 M -> 948.8 M nodes, 38 -> 34
+nodes), every action: 1,084.1 M -> 920.5 M nodes; deals 0–599, every action: 1,114.5 M -> 948.6 M nodes, 38 -> 34
 deals over 1.2 M nodes of path, no value changed (benchmarks/README.md, stop 60).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
