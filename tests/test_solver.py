@@ -232,9 +232,11 @@ def test_table_entries_inside_tricks_change_no_value(name, tiles, count):
 
 
 @pytest.mark.parametrize("name,tiles,count", [("hk", 5, 40), ("hk-bonus", 5, 30), ("folk", 5, 40),
-                                              ("folk3", 6, 30), ("folk2", 6, 30), ("hk", 6, 15)])
+                                              ("folk3", 6, 120), ("folk2", 6, 30), ("hk", 6, 15)])
 def test_stoppers_change_no_value(name, tiles, count):
-    """The stoppers' floor (solver docstring, `_tricks_for_s`) cuts nodes, never a value: beyond the brute force."""
+    """The stoppers' floor (solver docstring, `_tricks_for_s`) cuts nodes, never a value: beyond the brute force.
+    (`folk3`, 6 tiles: on 30 positions the floor saved 1,646 nodes before the dominated beats (stop 60) and cost
+    1,520 after; on 120 it saves 36,835.)"""
     assert _nodes_saved(name, tiles, count, tiles * 7919 + count, stoppers=False) > 0  # the floor does cut
 
 
