@@ -107,8 +107,9 @@ too, no seat still to act in the trick holds a tile (nor a debt) beating u and n
 holds one (s has none; the upper game drops that condition, as for its discards; the passing game too, the beat
 with u then taking a debt u as a discard would, `_beat_debts`, so that b may later be played as u).  Then u and b
 win or lose the trick alike, the seats after reply to both alike, and the hands after the trick differ only in the
-seat keeping b instead of u, which by the discards' argument is never worse for it.  `_groups` merges u and b only where no other
-seat holds a tile between them; this rule also passes over the tiles of the seats that have played to the trick.
+seat keeping b instead of u, which by the discards' argument is never worse for it.  `_groups` merges u and b only
+where no other seat holds a tile between them; this rule also passes over the tiles of the seats that have played
+to the trick.
 Dead debts (stop 60, X_DEAD_DEBTS): a debt W of the passing game is dropped at a trick's end once no partner holds
 a tile beating W and not the highest tile of W's class left in the debtor's hand (`_live_debts`), and a virtual
 play is not made where no partner still to act in the trick could use it and its tile would take no debt
