@@ -1312,6 +1312,18 @@ def _others(hands, n, folded, seat):
 
 
 @njit(cache=True, inline="always")
+def _tiles_after(hands, n, folded, seat, leader, skip):
+    """Union of the hands of the seats acting after `seat` in this trick, up to the leader, but `skip` (-1: none)."""
+    o = np.int64(0)
+    nxt = _next_active(seat, n, folded)
+    while nxt != leader:
+        if nxt != skip:
+            o |= hands[nxt]
+        nxt = _next_active(nxt, n, folded)
+    return o
+
+
+@njit(cache=True, inline="always")
 def _reading(T, hands, n, mark):
     """The holdings up to equivalence (`_tt_key`) as two 64-bit Zobrist hashes: each held tile gives the
     words of its slot (its class's first slot + the held tiles of its class before it in rank order), its
@@ -1673,11 +1685,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         later = np.int64(0)
         pm = np.int64(0)
         if low_ok:
-            nxt = _next_active(seat, n, folded)
-            while nxt != leader:
-                later |= hands[nxt]
-                nxt = _next_active(nxt, n, folded)
-            later |= _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
+            later = _tiles_after(hands, n, folded, seat, leader, -1) | _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
             if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0:
                 # (the upper game drops the partners' condition, as for discards; the passing game too, the beat
                 # taking a debt as a discard does: `_beat_debts`)
@@ -1714,13 +1722,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
             ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
             nm += 1
     if X[X_PASSING] != 0 and size == 1 and (not early) and (not maxing) and (not playout):
-        after = np.int64(0)
-        nxt = _next_active(seat, n, folded)
-        while nxt != leader:
-            if nxt != s:
-                after |= hands[nxt]
-            nxt = _next_active(nxt, n, folded)
-        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0, after,
+        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0,
+                            _tiles_after(hands, n, folded, seat, leader, s),
                             _others(hands, n, folded | (np.int64(1) << s), seat))
     # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
     # the higher of two free singles of one class (dominated discards, module docstring).
@@ -2346,11 +2349,7 @@ def _beat_debts(A, seat, leader, u, bu):
     hand = hands[seat]
     if hand & T[ROW_TILE + u, K_PARTNERS]:
         return X[X_PASS_DEBT + seat]
-    later = _all_debts(X)
-    nxt = _next_active(seat, n, folded)
-    while nxt != leader:
-        later |= hands[nxt]
-        nxt = _next_active(nxt, n, folded)
+    later = _all_debts(X) | _tiles_after(hands, n, folded, seat, leader, -1)
     up = hand & bu & T[ROW_TILE + u, K_ABOVE]
     while up:
         b = ctz(up)
@@ -2375,15 +2374,8 @@ def _pass_debts(A, seat, d):
     while x:
         w = ctz(x)
         x &= x - 1
-        if held & T[ROW_TILE + w, K_PARTNERS]:
-            continue
-        up = keep & T[ROW_TILE + w, K_ABOVE]
-        while up:
-            a = ctz(up)
-            up &= up - 1
-            if (held & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
-                debts |= np.int64(1) << w
-                break
+        if _takes_debt(T, held, keep, w, mates):
+            debts |= np.int64(1) << w
     return debts
 
 
@@ -2412,15 +2404,16 @@ def _live_debts(T, X, hands, n, seat):
 
 
 @njit(cache=True, inline="always")
-def _takes_debt(T, keep, t, mates):
-    """Whether a minimiser keeping `keep` takes a debt on its free single t discarded (`_pass_debts`'s rule)."""
-    if (keep | (np.int64(1) << t)) & T[ROW_TILE + t, K_PARTNERS]:
+def _takes_debt(T, held, keep, t, mates):
+    """Whether a minimiser that held `held` and keeps `keep` takes a debt on its tile t given up (`_pass_debts`): t a
+    free single of `held` with a free single kept above it and a partner's tile (of `mates`) ranked in between."""
+    if held & T[ROW_TILE + t, K_PARTNERS]:
         return False
     up = keep & T[ROW_TILE + t, K_ABOVE]
     while up:
         a = ctz(up)
         up &= up - 1
-        if (keep & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
+        if (held & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
             return True
     return False
 
@@ -2471,7 +2464,7 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mate
             if t < 0 or T[ROW_TILE + u, K_RANK] < T[ROW_TILE + t, K_RANK]:
                 t = u
         if (t >= 0 and X[X_DEAD_DEBTS] != 0 and (after & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + t, K_ABOVE]) == 0
-                and not _takes_debt(T, hand & ~(np.int64(1) << t), t, mates)):
+                and not _takes_debt(T, hand, hand & ~(np.int64(1) << t), t, mates)):
             X[X_DEBTS_DROPPED] += 1
             t = -1
         if t >= 0:
@@ -2539,7 +2532,8 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 d1 = X[X_PASS_DEBT + 1]
                 d2 = X[X_PASS_DEBT + 2]
                 d3 = X[X_PASS_DEBT + 3]
-                if X[X_DEAD_DEBTS] != 0 and (d0 | d1 | d2 | d3) != 0:
+                clean = X[X_DEAD_DEBTS] != 0 and (d0 | d1 | d2 | d3) != 0
+                if clean:
                     for i in range(n):
                         if i != s:
                             dd = _live_debts(T, X, hands, n, i)
@@ -2548,10 +2542,11 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 v = bonus + _search(A, ply + 1,
                                     win_seat, M1, M1, win_seat, Z, M1, Z, win_seat, Z,
                                     alpha - bonus, beta - bonus)
-                X[X_PASS_DEBT] = d0
-                X[X_PASS_DEBT + 1] = d1
-                X[X_PASS_DEBT + 2] = d2
-                X[X_PASS_DEBT + 3] = d3
+                if clean:
+                    X[X_PASS_DEBT] = d0
+                    X[X_PASS_DEBT + 1] = d1
+                    X[X_PASS_DEBT + 2] = d2
+                    X[X_PASS_DEBT + 3] = d3
             dong[win_seat] -= size
             X[X_PEND_LEADER] = pl
             X[X_PEND_WINNER] = pw
