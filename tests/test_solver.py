@@ -188,6 +188,18 @@ def test_dominated_beats_change_no_value(name, tiles, count, cuts):
     assert saved > 0 or not cuts  # the reduction does cut
 
 
+@pytest.mark.parametrize("name,tiles,count", [("hk", 4, 120), ("hk-bonus", 4, 60), ("folk", 4, 120),
+                                              ("folk3", 5, 60), ("folk2", 6, 40), ("hk", 5, 40)])
+def test_tied_high_tiles_change_no_value(name, tiles, count):
+    """The discards' and beats' dominance where the higher tile is in a multi-tile play of the hand and the lower one
+    is free (solver docstring, X_TIED_HIGH) cuts nodes, never a value; in the passing game alone, where only s's
+    moves are reduced so, the game's value does not change either."""
+    assert _nodes_saved(name, tiles, count, tiles * 7043 + count, tied_high=False) > 0  # the reduction does cut
+    if name == "hk":
+        game = {"passing": "only", "close_game": "never"}
+        _nodes_saved(name, tiles, count // 2, tiles * 7057 + count, common=game, tied_high=False)
+
+
 @pytest.mark.parametrize("tiles,count", [(4, 150), (5, 60), (6, 20)])
 def test_dead_debts_change_no_value_of_the_passing_game(tiles, count):
     """The passing game's dead debts dropped and its virtual plays no partner can use left out (solver docstring,

@@ -332,7 +332,8 @@ class Solver:
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
                  stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True,
-                 passing: bool = True, low_beats: bool = True, dead_debts: bool = True):
+                 passing: bool = True, low_beats: bool = True, dead_debts: bool = True,
+                 tied_high: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -357,6 +358,7 @@ class Solver:
         self.passing = passing
         # False: search a follower's single beats dominated by a lower one of its hand too (X_LOW_BEATS; a test)
         self.low_beats = low_beats
+        self.tied_high = tied_high
         # False: keep the passing game's dead debts and the virtual plays no partner can use (X_DEAD_DEBTS; a test)
         self.dead_debts = dead_debts
         self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
@@ -433,6 +435,7 @@ class Solver:
         X[K.X_CROSS_BOUNDS] = int(CROSS_BOUNDS)
         X[K.X_DEAD_DEBTS] = int(self.dead_debts)
         X[K.X_LOW_BEATS] = int(self.low_beats)
+        X[K.X_TIED_HIGH] = int(self.tied_high)
         X[K.X_UPPER_NODES] = UPPER_NODES if self.passing is True else 0
         X[K.X_UPPER] = int(self.passing == "upper")
         X[K.X_PASSING] = int(self.passing == "only")
@@ -848,7 +851,8 @@ class Solver:
         the calling thread hears Ctrl-C and the deadline and stops it (`_search_all`)."""
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
                       trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game,
-                      twins=self.twins, relaxed=self.relaxed, passing=self.passing)
+                      twins=self.twins, relaxed=self.relaxed, passing=self.passing, low_beats=self.low_beats,
+                      dead_debts=self.dead_debts, tied_high=self.tied_high)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the
