@@ -192,8 +192,9 @@ def test_dominated_beats_change_no_value(name, tiles, count, cuts):
                                               ("folk3", 5, 60), ("folk2", 6, 40), ("hk", 5, 40)])
 def test_tied_high_tiles_change_no_value(name, tiles, count):
     """The discards' and beats' dominance where the higher tile is in a multi-tile play of the hand and the lower one
-    is free (solver docstring, X_TIED_HIGH) cuts nodes, never a value; in the passing game alone, where only s's
-    moves are reduced so, the game's value does not change either."""
+    is free (solver docstring, X_TIED_HIGH) cuts nodes, never a value; in the passing game alone, where the
+    minimisers' tied tiles also take part in the debts and pay them (virtual plays), the game's value does not
+    change either."""
     assert _nodes_saved(name, tiles, count, tiles * 7043 + count, tied_high=False) > 0  # the reduction does cut
     if name == "hk":
         game = {"passing": "only", "close_game": "never"}

@@ -114,10 +114,15 @@ Tied higher tiles (stop 61, X_TIED_HIGH): both dominances, of discards and of be
 is in a multi-tile play of the hand, the lower one (kept, or beating instead) still free.  Keeping b keeps every
 play the lower tile had (b as a single beats what it beats and is beaten by less) and b's multi-tile plays besides;
 no play is ever forced, and where the dice force a suit (`folk`, whose classes are its suits) b's hand is forced to
-the same suit or, holding a multi-tile play, not at all.  The minimisers of the passing game are left out of it:
-there only a free single may be played as a debt (a virtual play), so a free tile kept can be worth more to them
-than a higher tied one.  Deals 0–599, every action: 948.6 M -> 843.1 M nodes, 34 -> 31 deals over 1.2 M nodes of
-path, no value changed (deal 271 22.4 M -> 13.7 M of path, 210 5.1 M -> 1.35 M; benchmarks/README.md, stop 61).
+the same suit or, holding a multi-tile play, not at all.  Deals 0–599, every action: 948.6 M -> 843.1 M nodes, 34 ->
+31 deals over 1.2 M nodes of path, no value changed (deal 271 22.4 M -> 13.7 M of path, 210 5.1 M -> 1.35 M).  In the
+passing game the minimisers' debts follow (stop 61, second step): there a free tile kept can pay a debt as a virtual
+play, which a tied one could not, so a tied tile counts as a free one wherever the game's debts read the tile kept
+above (`_takes_debt`, `_beat_debts`), and a virtual play of a debt W is made with the lowest free single above W and
+with each tied tile below that one (`_virtual_plays`).  The lowest free tile stands for every tile above it, free or
+tied, by the same dominance; a tied tile below it is a play of its own (the dropped line may have discarded it and
+kept W, and two tied tiles are not comparable).  Deals 0–599: 843.1 M -> 704.6 M nodes, 31 -> 28 deals over
+1.2 M nodes of path, no value changed (benchmarks/README.md, stop 61).
 Dead debts (stop 60, X_DEAD_DEBTS): a debt W of the passing game is dropped at a trick's end once no partner holds
 a tile beating W and not the highest tile of W's class left in the debtor's hand (`_live_debts`), and a virtual
 play is not made where no partner still to act in the trick could use it and its tile would take no debt
@@ -1695,9 +1700,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
         later = np.int64(0)
         pm = np.int64(0)
-        # b in a multi-tile play of the hand (u still free): keeping b keeps every play of u and more, but not in
-        # the passing game, where only a free single pays a debt (a virtual play)
-        tied_ok = X[X_TIED_HIGH] != 0 and (maxing or X[X_PASSING] == 0)
+        # b in a multi-tile play of the hand (u still free): keeping b keeps every play of u and more (in the passing
+        # game a tied tile may pay a debt too: `_virtual_plays`)
+        tied_ok = X[X_TIED_HIGH] != 0
         if low_ok:
             later = _tiles_after(hands, n, folded, seat, leader, -1) | _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
             if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0:
@@ -1757,7 +1762,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
             free |= np.int64(1) << b
     # (as for the beats: a discarded b in a multi-tile play of the hand, a lower free single kept)
-    tied = dominance and X[X_TIED_HIGH] != 0 and (maxing or X[X_PASSING] == 0)
+    tied = dominance and X[X_TIED_HIGH] != 0
     c = (np.int64(1) << size) - 1
     if (owed == 1 and not maxing and (X[X_REAL] >> seat & 1) == 0) or (owed == 2 and maxing):
         mv[ply, nm] = -1  # the close game: a discard owed, `size` tiles to be given up later (`_close_search`)
@@ -2355,7 +2360,8 @@ def _debts_to_act(X, seat, leader, n, folded):
 @njit(cache=True, _nrt=False)
 def _beat_debts(A, seat, leader, u, bu):
     """The debts of minimiser `seat` after its single beat with tile u (already out of its hand) in the passing
-    game: as if u were discarded (`_pass_debts`) where the hand keeps a free single b above u that beats the
+    game: as if u were discarded (`_pass_debts`) where the hand keeps a single b above u (free, or with X_TIED_HIGH
+    in a multi-tile play of the hand) that beats the
     standing play (its tiles bu) too, with no tile or debt of a seat still to act beating u and not b: the beat
     with b the game leaves out (`_follower_moves`) without the partners' condition.  Else its debts unchanged.
     The arrays come by address (A_*)."""
@@ -2370,7 +2376,7 @@ def _beat_debts(A, seat, leader, u, bu):
     while up:
         b = ctz(up)
         up &= up - 1
-        if ((hand & T[ROW_TILE + b, K_PARTNERS]) == 0
+        if ((X[X_TIED_HIGH] != 0 or (hand & T[ROW_TILE + b, K_PARTNERS]) == 0)
                 and (later & T[ROW_TILE + u, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0):
             return _pass_debts(A, seat, np.int64(1) << u)
     return X[X_PASS_DEBT + seat]
@@ -2390,7 +2396,7 @@ def _pass_debts(A, seat, d):
     while x:
         w = ctz(x)
         x &= x - 1
-        if _takes_debt(T, held, keep, w, mates):
+        if _takes_debt(T, held, keep, w, mates, X[X_TIED_HIGH] != 0):
             debts |= np.int64(1) << w
     return debts
 
@@ -2420,16 +2426,17 @@ def _live_debts(T, X, hands, n, seat):
 
 
 @njit(cache=True, inline="always")
-def _takes_debt(T, held, keep, t, mates):
+def _takes_debt(T, held, keep, t, mates, tied):
     """Whether a minimiser that held `held` and keeps `keep` takes a debt on its tile t given up (`_pass_debts`): t a
-    free single of `held` with a free single kept above it and a partner's tile (of `mates`) ranked in between."""
+    free single of `held` with a free single (or, `tied`: any tile) kept above it and a partner's tile (of `mates`)
+    ranked in between."""
     if held & T[ROW_TILE + t, K_PARTNERS]:
         return False
     up = keep & T[ROW_TILE + t, K_ABOVE]
     while up:
         a = ctz(up)
         up &= up - 1
-        if (held & T[ROW_TILE + a, K_PARTNERS]) == 0 and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
+        if (tied or (held & T[ROW_TILE + a, K_PARTNERS]) == 0) and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
             return True
     return False
 
@@ -2458,7 +2465,8 @@ def _play_virtual(A, T, X, hands, seat, code):
 def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mates):
     """Append to mv[ply] minimiser `seat`'s virtual plays (module docstring): each debt w it holds that beats
     the standing play (its tiles bu; -1: a lead) played with the lowest free single of the hand of w's class
-    above it; ordering keys from `key` as its beats'.  Returns the new count.
+    above it, and with each tile of the class in a multi-tile play of the hand (X_TIED_HIGH) ranked between w and
+    that one, one of each kind; ordering keys from `key` as its beats'.  Returns the new count.
 
     `after`: the tiles of the partners still to act in this trick, `mates`: every partner's.  A virtual play of
     t as w where none of `after` lies in (w, t] and t would take no debt is left out: t played as itself lets
@@ -2472,21 +2480,35 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mate
         p = T[ROW_TILE + w, K_SINGLE]
         up = hand & T[ROW_TILE + w, K_ABOVE]
         t = -1
-        while up:
-            u = ctz(up)  # (bits run from the highest rank down: the lowest bit is the highest tile)
-            up &= up - 1
+        x2 = up
+        while x2:
+            u = ctz(x2)  # (bits run from the highest rank down: the lowest bit is the highest tile)
+            x2 &= x2 - 1
             if hand & T[ROW_TILE + u, K_PARTNERS]:
-                continue  # not a free single: the dropped line kept it too
+                continue  # not a free single
             if t < 0 or T[ROW_TILE + u, K_RANK] < T[ROW_TILE + t, K_RANK]:
                 t = u
-        if (t >= 0 and X[X_DEAD_DEBTS] != 0 and (after & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + t, K_ABOVE]) == 0
-                and not _takes_debt(T, hand, hand & ~(np.int64(1) << t), t, mates)):
-            X[X_DEBTS_DROPPED] += 1
-            t = -1
-        if t >= 0:
-            # the lowest such tile: a higher one played instead would leave the same position with a lower tile
-            # kept, which its debt (`_pass_debts`, as if t were discarded) dominates
-            code = VIRTUAL + t * 1024 + p
+        # the lowest free tile above w stands for every tile above it, free or tied: a higher one played instead
+        # would leave the same position with a lower free tile kept, which its debt (`_pass_debts`, as if t were
+        # discarded) dominates.  A tied tile below it (X_TIED_HIGH) is a play of its own: the dropped line may have
+        # discarded it and kept w
+        seen = np.int64(0)
+        while up:
+            v = ctz(up)
+            up &= up - 1
+            tied = (hand & T[ROW_TILE + v, K_PARTNERS]) != 0
+            if tied:
+                if (X[X_TIED_HIGH] == 0 or (t >= 0 and T[ROW_TILE + v, K_RANK] >= T[ROW_TILE + t, K_RANK])
+                        or (seen & grow[v]) != 0):
+                    continue
+                seen |= grow[v]
+            elif v != t:
+                continue
+            if (X[X_DEAD_DEBTS] != 0 and (after & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + v, K_ABOVE]) == 0
+                    and not _takes_debt(T, hand, hand & ~(np.int64(1) << v), v, mates, X[X_TIED_HIGH] != 0)):
+                X[X_DEBTS_DROPPED] += 1
+                continue
+            code = VIRTUAL + v * 1024 + p
             mv[ply, nm] = code
             ky[ply, nm] = _killer_key(grow, code, key + T[ROW_PLAY + p, C_RANK], False)
             nm += 1
