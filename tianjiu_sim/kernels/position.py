@@ -358,6 +358,7 @@ class Solver:
         self.passing = passing
         # False: search a follower's single beats dominated by a lower one of its hand too (X_LOW_BEATS; a test)
         self.low_beats = low_beats
+        # False: the beats' and the discards' dominance only where the higher tile is a free single (X_TIED_HIGH; a test)
         self.tied_high = tied_high
         # False: keep the passing game's dead debts and the virtual plays no partner can use (X_DEAD_DEBTS; a test)
         self.dead_debts = dead_debts

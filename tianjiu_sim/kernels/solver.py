@@ -2361,9 +2361,9 @@ def _debts_to_act(X, seat, leader, n, folded):
 def _beat_debts(A, seat, leader, u, bu):
     """The debts of minimiser `seat` after its single beat with tile u (already out of its hand) in the passing
     game: as if u were discarded (`_pass_debts`) where the hand keeps a single b above u (free, or with X_TIED_HIGH
-    in a multi-tile play of the hand) that beats the
-    standing play (its tiles bu) too, with no tile or debt of a seat still to act beating u and not b: the beat
-    with b the game leaves out (`_follower_moves`) without the partners' condition.  Else its debts unchanged.
+    in a multi-tile play of the hand) that beats the standing play (its tiles bu) too, with no tile or debt of a seat
+    still to act beating u and not b: the beat with b the game leaves out (`_follower_moves`) without the partners'
+    condition.  Else its debts unchanged.
     The arrays come by address (A_*)."""
     T, Q, X, hands, _ = _position_arrays(A)
     n = Q[R_PLAYERS]
