@@ -202,6 +202,29 @@ def test_tied_high_tiles_change_no_value(name, tiles, count):
 
 
 @pytest.mark.parametrize("tiles,count", [(4, 150), (5, 60), (6, 20)])
+def test_gap_plays_change_no_value(tiles, count):
+    """The two games' minimisers' single leads and beats left out where a lower free single of their own stands for
+    them and s holds no tile between (solver docstring, X_GAP_PLAYS): the passing game alone is never worth more with
+    them left out (the lead takes a debt, so it may be worth less; never above V_s: its bound tests), the upper game
+    alone never less (one choice fewer; never below V_s), each on fewer nodes; the solver's values are the same with
+    and without."""
+    rules = preset("hk")
+    rng = random.Random(7331 + tiles)
+    for game, side in (("only", -1.0), ("upper", 1.0)):
+        common = {"passing": game, "close_game": "never", "relaxed": False}
+        on, without = Solver(rules, tt_bits=18, **common), Solver(rules, tt_bits=18, gap_plays=False, **common)
+        saved = 0
+        for i in range(count):
+            pos = _cut_position(rules, rng, tiles)
+            seat = rng.randrange(rules.players)
+            (a, na), (b, nb) = on.value(pos, seat), without.value(pos, seat)
+            assert (a - b) * side >= -1e-9, (game, i, pos, seat, a, b)
+            saved += nb - na
+        assert saved > 0, game  # the reduction does cut
+    _nodes_saved("hk", tiles, count // 2, tiles * 7349 + count, gap_plays=False)
+
+
+@pytest.mark.parametrize("tiles,count", [(4, 150), (5, 60), (6, 20)])
 def test_dead_debts_change_no_value_of_the_passing_game(tiles, count):
     """The passing game's dead debts dropped and its virtual plays no partner can use left out (solver docstring,
     X_DEAD_DEBTS): the passing game alone (a lower bound of the value, not the value) is worth the same with and

@@ -130,6 +130,17 @@ play is not made where no partner still to act in the trick could use it and its
 tile groups split less and more of its entries meet.  The 55 dear deals of stop 59 (every deal of 0–599 over 1 M
 nodes), every action: 1,084.1 M -> 920.5 M nodes; deals 0–599, every action: 1,114.5 M -> 948.6 M nodes, 38 -> 34
 deals over 1.2 M nodes of path, no value changed (benchmarks/README.md, stop 60).
+Gap plays (stop 62, X_GAP_PLAYS): in the two games a minimiser's single lead, like its single beat, is left out where
+a lower free single w of its hand leads (or beats) as well and s holds no tile ranked above w and not above b; the
+partners' tiles between no longer count, nor those of the seats still to act (`_lower_stands`, `_beat_later`).
+Against w s has exactly the plays it has against b, and a partner has those and more (a tile between overtakes w),
+which are the minimisers' own choices: the trick ends as it would after b, or as they choose.  After it the seat
+keeps b instead of w, in the passing game with a debt w (`_beat_debts`, which a minimiser's single lead now takes
+too): the position its discards' reduction already shows is never worse for it.  The upper game, whose minimisers
+may only have fewer choices than in the real game, keeps them to w as its discards keep them to the lowest tile.
+The real game keeps the partners' condition: there, with no partner's tile between, nobody's tile lies between and
+`_groups` has merged w and b already.  Deals 0–599, every action: 704.6 M -> 432.4 M nodes, 28 -> 18 deals over
+1.2 M nodes of path, no value changed (benchmarks/README.md, stop 62).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -365,7 +376,11 @@ X_LOW_BEATS, X_BEATS_DROPPED = X_DEBT + 43, X_DEBT + 44
 # X_TIED_HIGH 1: the discards' and beats' dominance also where the higher tile is in a multi-tile play of the hand
 # (the lower one still free): keeping it keeps every play of the lower one and more (`_follower_moves`)
 X_TIED_HIGH = X_DEBT + 45
-N_X = X_DEBT + 46
+# X_GAP_PLAYS 1: in the passing and the upper games a minimiser's single lead or beat is left out where a lower free
+# single of its own leads or beats as well and s holds no tile between the two (the partners' tiles between are the
+# minimisers' own choices; `_lower_stands`); X_LEADS_DROPPED counts the leads left out
+X_GAP_PLAYS, X_LEADS_DROPPED = X_DEBT + 46, X_DEBT + 47
+N_X = X_DEBT + 48
 UPPER_SALT = np.int64(0x2545F4914F6CDD1D)  # the upper game's table keys, apart from the real game's
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
@@ -1340,6 +1355,43 @@ def _tiles_after(hands, n, folded, seat, leader, skip):
 
 
 @njit(cache=True, inline="always")
+def _beat_later(X, hands, n, folded, seat, leader, gap):
+    """The tiles (and debts) that keep a lower single beat u of `seat` from standing for a higher one b: those of
+    the seats still to act in this trick ranked between u and b.  With `gap` (X_GAP_PLAYS, a minimiser in the
+    passing or the upper game) s's tiles alone, where s is still to act: a partner's tile between lets the
+    minimisers overtake u, a choice of their own that b would not leave them (`_lower_stands`)."""
+    if gap:
+        s = X[X_SEAT]
+        nxt = _next_active(seat, n, folded)
+        while nxt != leader:
+            if nxt == s:
+                return hands[s]
+            nxt = _next_active(nxt, n, folded)
+        return np.int64(0)
+    return _tiles_after(hands, n, folded, seat, leader, -1) | _all_debts(X)
+
+
+@njit(cache=True, inline="always")
+def _lower_stands(T, hand, b, g, within, later, tied_ok):
+    """Whether the single play of tile b of `hand` (its group g) is dominated by a lower free single w of the hand,
+    among the tiles `within` (those that beat the standing play; -1 for a lead): none of `later` ranked above w and
+    not above b, and b free, or (`tied_ok`, X_TIED_HIGH) in a multi-tile play of the hand.  `later` holds what could
+    answer w and not b: for a beat the tiles and debts of the seats still to act (`_beat_later`), for a minimiser
+    in the passing or the upper game s's alone (X_GAP_PLAYS), and for such a minimiser's lead s's tiles."""
+    if (hand & T[ROW_TILE + b, K_PARTNERS]) != 0 and not tied_ok:
+        return False
+    low = hand & within & T[ROW_TILE + b, K_BELOW] & ~g
+    while low:
+        w = ctz(low)
+        low &= low - 1
+        if ((hand & T[ROW_TILE + w, K_PARTNERS]) == 0 and (later & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0
+                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
+                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _reading(T, hands, n, mark):
     """The holdings up to equivalence (`_tt_key`) as two 64-bit Zobrist hashes: each held tile gives the
     words of its slot (its class's first slot + the held tiles of its class before it in rank order), its
@@ -1626,6 +1678,10 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     row = mv[ply]
     nc = held_leads(T, ROW_HB, ROW_PLAY, C_MASK, C_NEED, C_SIZE, hand, forced, row)
     nm = 0
+    # the two games: a minimiser's single lead with a lower free single of its own where s holds no tile between
+    # (`_lower_stands`; the passing game's lead then takes a debt, the upper game's minimisers have one choice fewer)
+    gap = ((X[X_PASSING] != 0 or X[X_UPPER] != 0) and X[X_GAP_PLAYS] != 0 and (not maxing) and (not playout)
+           and X[X_NO_DOMINANCE] == 0 and forced == 0)
     for j in range(nc):
         p = row[j]
         size = T[ROW_PLAY + p, C_SIZE]
@@ -1633,6 +1689,9 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
             b = ctz(T[ROW_PLAY + p, C_MASK])
             if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
+            if gap and _lower_stands(T, hand, b, grow[b], np.int64(-1), hands[s], X[X_TIED_HIGH] != 0):
+                X[X_LEADS_DROPPED] += 1
+                continue
         if (T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins:
             continue  # its image with the lower twin stands for it (`twin_pairs`)
         if playout:  # the play-out's own order (strategies/search.py: pimc and oracle depend on it)
@@ -1699,16 +1758,17 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         # only in the seat keeping b instead of u, which is never worse for it.
         low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
         later = np.int64(0)
-        pm = np.int64(0)
         # b in a multi-tile play of the hand (u still free): keeping b keeps every play of u and more (in the passing
         # game a tied tile may pay a debt too: `_virtual_plays`)
         tied_ok = X[X_TIED_HIGH] != 0
         if low_ok:
-            later = _tiles_after(hands, n, folded, seat, leader, -1) | _all_debts(X)  # (a debt is a tile a seat may still play as: the passing game)
+            # (a debt is a tile a seat may still play as: the passing game)
+            later = _beat_later(X, hands, n, folded, seat, leader,
+                                (X[X_PASSING] != 0 or X[X_UPPER] != 0) and X[X_GAP_PLAYS] != 0 and not maxing)
             if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0:
                 # (the upper game drops the partners' condition, as for discards; the passing game too, the beat
                 # taking a debt as a discard does: `_beat_debts`)
-                pm = _others(hands, n, folded | (np.int64(1) << s), seat)
+                later |= _others(hands, n, folded | (np.int64(1) << s), seat)
         for i in range(1, T[row, 0] + 1):
             p = T[row, i]
             if not _holds(T, p, hand) or ((T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins):
@@ -1719,23 +1779,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 if used & g:
                     continue  # an equivalent tile already beats
                 used |= g
-                if low_ok:
-                    b = ctz(m)
-                    dom = False
-                    if (hand & T[ROW_TILE + b, K_PARTNERS]) == 0 or tied_ok:
-                        low = hand & bu & T[ROW_TILE + b, K_BELOW] & ~g
-                        while low:
-                            u = ctz(low)
-                            low &= low - 1
-                            btw = T[ROW_TILE + u, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]
-                            if ((hand & T[ROW_TILE + u, K_PARTNERS]) == 0 and ((later | pm) & btw) == 0
-                                    and (T[ROW_TILE + u, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
-                                    and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + u, K_ABOVE]) == 0):
-                                dom = True
-                                break
-                    if dom:
-                        X[X_BEATS_DROPPED] += 1
-                        continue
+                if low_ok and _lower_stands(T, hand, ctz(m), g, bu, later, tied_ok):
+                    X[X_BEATS_DROPPED] += 1
+                    continue
             r = T[ROW_PLAY + p, C_RANK]
             mv[ply, nm] = p
             ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
@@ -2358,20 +2404,18 @@ def _debts_to_act(X, seat, leader, n, folded):
 
 
 @njit(cache=True, _nrt=False)
-def _beat_debts(A, seat, leader, u, bu):
+def _beat_debts(A, seat, u, bu, later):
     """The debts of minimiser `seat` after its single beat with tile u (already out of its hand) in the passing
     game: as if u were discarded (`_pass_debts`) where the hand keeps a single b above u (free, or with X_TIED_HIGH
     in a multi-tile play of the hand) that beats the standing play (its tiles bu) too, with no tile or debt of a seat
-    still to act beating u and not b: the beat with b the game leaves out (`_follower_moves`) without the partners'
-    condition.  Else its debts unchanged.
+    still to act beating u and not b (`later`: `_beat_later`): the beat with b the game leaves out (`_follower_moves`)
+    without the partners' condition.  Else its debts unchanged.  Also for a minimiser's single lead u (bu -1, later
+    s's tiles), whose higher leads the game leaves out (X_GAP_PLAYS, `_leader_moves`).
     The arrays come by address (A_*)."""
     T, Q, X, hands, _ = _position_arrays(A)
-    n = Q[R_PLAYERS]
-    folded = X[X_FOLDED]
     hand = hands[seat]
     if hand & T[ROW_TILE + u, K_PARTNERS]:
         return X[X_PASS_DEBT + seat]
-    later = _all_debts(X) | _tiles_after(hands, n, folded, seat, leader, -1)
     up = hand & bu & T[ROW_TILE + u, K_ABOVE]
     while up:
         b = ctz(up)
@@ -2658,8 +2702,10 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 owe = track and seat != s and size == 1 and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
                 if owe:
                     debts = X[X_PASS_DEBT + seat]
-                    X[X_PASS_DEBT + seat] = _beat_debts(A, seat, leader, ctz(m),
-                                                        T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL])
+                    X[X_PASS_DEBT + seat] = _beat_debts(A, seat, ctz(m),
+                                                        T[ROW_PLAY + win_p, C_BU_LED if win_lead == 1 else C_BU_FOL],
+                                                        _beat_later(X, hands, n, folded, seat, leader,
+                                                                    X[X_GAP_PLAYS] != 0))
                 v = _search(A, ply + 1,
                             leader, lead_p, code, seat, Z, nc, first, seat, Z, alpha, beta)
                 if owe:
@@ -2794,6 +2840,10 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
     nm = _leader_moves(A, ply, leader, others, forced if lead_p == -2 else 0, hint, playout)
     if playout:
         nm = 1
+    # a minimiser's single lead takes the debts that the higher leads left out need (X_GAP_PLAYS; the real search
+    # keeps them too, X_PASS_TRACK, to find the passing game's entries)
+    lead_debts = ((X[X_PASSING] != 0 or X[X_PASS_TRACK] != 0) and X[X_GAP_PLAYS] != 0 and leader != s
+                  and (not playout) and X[X_NO_DOMINANCE] == 0)
     old_led = X[X_HAS_LED]
     fl = 0 if (old_led >> leader & 1) else 1
     X[X_HAS_LED] = old_led | (np.int64(1) << leader)
@@ -2826,20 +2876,22 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
             continue
         p = mv[ply, j]
         code = p
-        debts = Z
+        debts = X[X_PASS_DEBT + leader]
         if p >= VIRTUAL:  # the passing game: a tile of the hand led as a debt, which it pays
             m, p, debts = _play_virtual(A, T, X, hands, leader, p)
         else:
             m = T[ROW_PLAY + p, C_MASK]
             hands[leader] ^= m
+            if lead_debts and T[ROW_PLAY + p, C_SIZE] == 1:
+                # the higher leads it stands for were left out (X_GAP_PLAYS): it keeps them with a debt
+                X[X_PASS_DEBT + leader] = _beat_debts(A, leader, ctz(m), np.int64(-1), hands[s])
         if probing and rounds < PROBE_ROUNDS:
             lim = X[X_NODES] + budget
             X[X_BUDGET] = lim if (outer <= 0 or lim < outer) else outer
         v = _search(A, ply + 1,
                     leader, p, p, leader, ONE, M1, fl, leader, Z, alpha, beta)
         hands[leader] ^= m
-        if code >= VIRTUAL:
-            X[X_PASS_DEBT + leader] = debts
+        X[X_PASS_DEBT + leader] = debts
         X[X_BUDGET] = outer
         if X[X_ABORT] != 0:
             if not probing or (outer > 0 and X[X_NODES] > outer) or X[X_STOP] != 0:
