@@ -140,7 +140,10 @@ too): the position its discards' reduction already shows is never worse for it. 
 may only have fewer choices than in the real game, keeps them to w as its discards keep them to the lowest tile.
 The real game keeps the partners' condition: there, with no partner's tile between, nobody's tile lies between and
 `_groups` has merged w and b already.  Deals 0–599, every action: 704.6 M -> 432.4 M nodes, 28 -> 18 deals over
-1.2 M nodes of path, no value changed (benchmarks/README.md, stop 62).
+1.2 M nodes of path, no value changed.  A virtual play of a debt w is the dropped line's play of w, so the same rule
+leaves it out where a lower free single u stands for w (`_virtual_plays`); the play of u then takes a debt u, a debt
+above u counting as a tile kept (`_beat_debts`).  The 55 dear deals: 413.3 M -> 391.7 M nodes, none dearer
+(benchmarks/README.md, stop 62).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -1708,7 +1711,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
         nm += 1
     if X[X_PASSING] != 0 and (not maxing) and (not playout) and forced == 0:
         mates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader)
-        nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0, mates, mates)
+        nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0, mates, mates, hands[s])
         for j in range(nm):
             if mv[ply, j] == hint:
                 ky[ply, j] = -1000000000
@@ -1733,6 +1736,10 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     _groups(T, Q, hand, (others | _all_debts(X)) if X[X_PASSING] != 0 else others, grow)
     maxing = seat == s
     twins = (not playout) and X[X_NO_TWINS] == 0
+    # the dominances of beats and discards also where the higher tile is in a multi-tile play of the hand (the lower
+    # one free): keeping it keeps every play of the lower one and more (in the passing game a tied tile may pay a
+    # debt too: `_virtual_plays`)
+    tied_ok = X[X_TIED_HIGH] != 0
     ours = (win_seat == s) == maxing
     # Does an opponent of this seat still act after it in this trick?  Then beat high.
     threat = False
@@ -1758,9 +1765,6 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         # only in the seat keeping b instead of u, which is never worse for it.
         low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
         later = np.int64(0)
-        # b in a multi-tile play of the hand (u still free): keeping b keeps every play of u and more (in the passing
-        # game a tied tile may pay a debt too: `_virtual_plays`)
-        tied_ok = X[X_TIED_HIGH] != 0
         if low_ok:
             # (a debt is a tile a seat may still play as: the passing game)
             later = _beat_later(X, hands, n, folded, seat, leader,
@@ -1789,7 +1793,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
     if X[X_PASSING] != 0 and size == 1 and (not early) and (not maxing) and (not playout):
         nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0,
                             _tiles_after(hands, n, folded, seat, leader, s),
-                            _others(hands, n, folded | (np.int64(1) << s), seat))
+                            _others(hands, n, folded | (np.int64(1) << s), seat),
+                            _beat_later(X, hands, n, folded, seat, leader, True))
     # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
     # the higher of two free singles of one class (dominated discards, module docstring).
     nb = 0
@@ -1807,8 +1812,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         rest &= rest - 1
         if dominance and (hand & T[ROW_TILE + b, K_PARTNERS]) == 0:
             free |= np.int64(1) << b
-    # (as for the beats: a discarded b in a multi-tile play of the hand, a lower free single kept)
-    tied = dominance and X[X_TIED_HIGH] != 0
+    tied = dominance and tied_ok  # (a discarded b in a multi-tile play of the hand, a lower free single kept)
     c = (np.int64(1) << size) - 1
     if (owed == 1 and not maxing and (X[X_REAL] >> seat & 1) == 0) or (owed == 2 and maxing):
         mv[ply, nm] = -1  # the close game: a discard owed, `size` tiles to be given up later (`_close_search`)
@@ -2407,16 +2411,19 @@ def _debts_to_act(X, seat, leader, n, folded):
 def _beat_debts(A, seat, u, bu, later):
     """The debts of minimiser `seat` after its single beat with tile u (already out of its hand) in the passing
     game: as if u were discarded (`_pass_debts`) where the hand keeps a single b above u (free, or with X_TIED_HIGH
-    in a multi-tile play of the hand) that beats the standing play (its tiles bu) too, with no tile or debt of a seat
-    still to act beating u and not b (`later`: `_beat_later`): the beat with b the game leaves out (`_follower_moves`)
-    without the partners' condition.  Else its debts unchanged.  Also for a minimiser's single lead u (bu -1, later
-    s's tiles), whose higher leads the game leaves out (X_GAP_PLAYS, `_leader_moves`).
+    in a multi-tile play of the hand; with X_GAP_PLAYS also a debt, whose virtual plays `_virtual_plays` leaves out)
+    that beats the standing play (its tiles bu) too, with no tile or debt of a seat still to act beating u and not b
+    (`later`: `_beat_later`): the beat with b the game leaves out (`_follower_moves`) without the partners'
+    condition.  Else its debts unchanged.  Also for a minimiser's single lead u (bu -1, later s's tiles), whose
+    higher leads the game leaves out (X_GAP_PLAYS, `_leader_moves`).
     The arrays come by address (A_*)."""
     T, Q, X, hands, _ = _position_arrays(A)
     hand = hands[seat]
     if hand & T[ROW_TILE + u, K_PARTNERS]:
         return X[X_PASS_DEBT + seat]
-    up = hand & bu & T[ROW_TILE + u, K_ABOVE]
+    # (a debt: a tile it may still play as)
+    kept = hand | (X[X_PASS_DEBT + seat] if X[X_GAP_PLAYS] != 0 else np.int64(0))
+    up = kept & bu & T[ROW_TILE + u, K_ABOVE]
     while up:
         b = ctz(up)
         up &= up - 1
@@ -2506,7 +2513,7 @@ def _play_virtual(A, T, X, hands, seat, code):
 
 
 @njit(cache=True, inline="always")
-def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mates):
+def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mates, smask):
     """Append to mv[ply] minimiser `seat`'s virtual plays (module docstring): each debt w it holds that beats
     the standing play (its tiles bu; -1: a lead) played with the lowest free single of the hand of w's class
     above it, and with each tile of the class in a multi-tile play of the hand (X_TIED_HIGH) ranked between w and
@@ -2514,7 +2521,11 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mate
 
     `after`: the tiles of the partners still to act in this trick, `mates`: every partner's.  A virtual play of
     t as w where none of `after` lies in (w, t] and t would take no debt is left out: t played as itself lets
-    the same partners overtake, gives s fewer plays that beat it and keeps the debt w (`_live_debts`)."""
+    the same partners overtake, gives s fewer plays that beat it and keeps the debt w (`_live_debts`).
+    `smask`: s's tiles where s is still to act (`_beat_later`).  With X_GAP_PLAYS no virtual play of w is made where
+    a lower free single u of the hand leads (beats) as well and s holds no tile ranked above u and not above w: as
+    for a real tile w (`_lower_stands`), u stands for it, and its play takes a debt u, a debt above it counting as a
+    tile kept (`_beat_debts`)."""
     x = X[X_PASS_DEBT + seat]
     if bu != -1:
         x &= bu
@@ -2522,6 +2533,9 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mate
         w = ctz(x)
         x &= x - 1
         p = T[ROW_TILE + w, K_SINGLE]
+        if X[X_GAP_PLAYS] != 0 and _lower_stands(T, hand, w, np.int64(0), bu, smask, True):
+            X[X_LEADS_DROPPED if bu == -1 else X_BEATS_DROPPED] += 1
+            continue
         up = hand & T[ROW_TILE + w, K_ABOVE]
         t = -1
         x2 = up
