@@ -142,8 +142,11 @@ The real game keeps the partners' condition: there, with no partner's tile betwe
 `_groups` has merged w and b already.  Deals 0–599, every action: 704.6 M -> 432.4 M nodes, 28 -> 18 deals over
 1.2 M nodes of path, no value changed.  A virtual play of a debt w is the dropped line's play of w, so the same rule
 leaves it out where a lower free single u stands for w (`_virtual_plays`); the play of u then takes a debt u, a debt
-above u counting as a tile kept (`_beat_debts`).  The 55 dear deals: 413.3 M -> 391.7 M nodes, none dearer
-(benchmarks/README.md, stop 62).
+above u counting as a tile kept (`_beat_debts`).  The 55 dear deals: 413.3 M -> 391.7 M nodes, none dearer.
+The other way round, a minimiser's real single play of t is left out where its virtual play of t as a debt w stands
+for it (`_virtual_stands`): t the only tile of the hand above w, s holding none between and a partner still to act
+holding one; the trick offers s the same and the partners more, and after it the hands are the same with the debt
+dead.  The 55 dear deals: 391.7 M -> 385.7 M nodes (benchmarks/README.md, stop 62).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -1395,6 +1398,26 @@ def _lower_stands(T, hand, b, g, within, later, tied_ok):
 
 
 @njit(cache=True, inline="always")
+def _virtual_stands(T, hand, debts, b, smask, after):
+    """Whether a passing-game minimiser's single play of tile b is dominated by its virtual play of b as a debt w
+    below it (`debts`: those it may play as here; X_GAP_PLAYS): b is the only tile of the hand ranked above w, s's
+    tiles (smask, `_beat_later`) hold none ranked above w and not above b, and a partner still to act (`after`)
+    holds one, so that `_virtual_plays` makes the virtual play.  Shown w, s has the plays it has against b and the
+    partners more; after the trick the hands are the same, and the debt w, with no tile of the hand left above it, is
+    dead (`_live_debts`)."""
+    x = debts & T[ROW_TILE + b, K_BELOW]
+    while x:
+        w = ctz(x)
+        x &= x - 1
+        btw = T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]
+        if ((hand & ~(np.int64(1) << b) & T[ROW_TILE + w, K_ABOVE]) == 0 and (smask & btw) == 0 and (after & btw) != 0
+                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
+                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _reading(T, hands, n, mark):
     """The holdings up to equivalence (`_tt_key`) as two 64-bit Zobrist hashes: each held tile gives the
     words of its slot (its class's first slot + the held tiles of its class before it in rank order), its
@@ -1685,6 +1708,9 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     # (`_lower_stands`; the passing game's lead then takes a debt, the upper game's minimisers have one choice fewer)
     gap = ((X[X_PASSING] != 0 or X[X_UPPER] != 0) and X[X_GAP_PLAYS] != 0 and (not maxing) and (not playout)
            and X[X_NO_DOMINANCE] == 0 and forced == 0)
+    # the passing game: a single lead that its own virtual play as a debt below stands for (`_virtual_stands`)
+    vdebts = X[X_PASS_DEBT + leader] if (gap and X[X_PASSING] != 0) else np.int64(0)
+    vmates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader) if vdebts != 0 else np.int64(0)
     for j in range(nc):
         p = row[j]
         size = T[ROW_PLAY + p, C_SIZE]
@@ -1692,7 +1718,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
             b = ctz(T[ROW_PLAY + p, C_MASK])
             if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
-            if gap and _lower_stands(T, hand, b, grow[b], np.int64(-1), hands[s], X[X_TIED_HIGH] != 0):
+            if gap and (_lower_stands(T, hand, b, grow[b], np.int64(-1), hands[s], X[X_TIED_HIGH] != 0)
+                        or (vdebts != 0 and _virtual_stands(T, hand, vdebts, b, hands[s], vmates))):
                 X[X_LEADS_DROPPED] += 1
                 continue
         if (T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins:
@@ -1765,6 +1792,16 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         # only in the seat keeping b instead of u, which is never worse for it.
         low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
         later = np.int64(0)
+        # the passing game: a beat that its own virtual play as a debt below stands for (`_virtual_stands`)
+        vdebts = np.int64(0)
+        vafter = np.int64(0)
+        vsmask = np.int64(0)
+        if (X[X_PASSING] != 0 and X[X_GAP_PLAYS] != 0 and size == 1 and (not maxing) and (not playout)
+                and X[X_NO_DOMINANCE] == 0):
+            vdebts = X[X_PASS_DEBT + seat] & bu
+            if vdebts != 0:
+                vafter = _tiles_after(hands, n, folded, seat, leader, s)
+                vsmask = _beat_later(X, hands, n, folded, seat, leader, True)
         if low_ok:
             # (a debt is a tile a seat may still play as: the passing game)
             later = _beat_later(X, hands, n, folded, seat, leader,
@@ -1783,7 +1820,8 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 if used & g:
                     continue  # an equivalent tile already beats
                 used |= g
-                if low_ok and _lower_stands(T, hand, ctz(m), g, bu, later, tied_ok):
+                if ((low_ok and _lower_stands(T, hand, ctz(m), g, bu, later, tied_ok))
+                        or (vdebts != 0 and _virtual_stands(T, hand, vdebts, ctz(m), vsmask, vafter))):
                     X[X_BEATS_DROPPED] += 1
                     continue
             r = T[ROW_PLAY + p, C_RANK]
