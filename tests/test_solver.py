@@ -224,6 +224,27 @@ def test_gap_plays_change_no_value(tiles, count):
     _nodes_saved("hk", tiles, count // 2, tiles * 7349 + count, gap_plays=False)
 
 
+@pytest.mark.parametrize("tiles,count", [(5, 300), (6, 150)])
+def test_owed_gaps_change_no_value(tiles, count):
+    """On cut positions too large for the brute force: the close game with the owed gaps claims no close the game
+    without them does not, on fewer nodes in all; the solver's values, with the root's games asked at every
+    boundary, are the same with and without."""
+    rules = preset("hk")
+    on, off = Solver(rules, tt_bits=18), Solver(rules, tt_bits=18, owed_gaps=False)
+    rng = random.Random(7411 + tiles)
+    claims = saved = 0
+    for i in range(count):
+        pos = _cut_position(rules, rng, tiles)
+        seat = rng.randrange(rules.players)
+        na, nb = on.nodes_searched, off.nodes_searched
+        a, b = on.surely_closes(pos, seat), off.surely_closes(pos, seat)
+        assert b or not a, (i, pos, seat)
+        claims += a
+        saved += (off.nodes_searched - nb) - (on.nodes_searched - na)
+    assert claims > 0 and saved > 0, (claims, saved)
+    _nodes_saved("hk", tiles, count // 10, tiles * 7433 + count, common={"close_game": "always"}, owed_gaps=False)
+
+
 @pytest.mark.parametrize("tiles,count", [(4, 150), (5, 60), (6, 20)])
 def test_dead_debts_change_no_value_of_the_passing_game(tiles, count):
     """The passing game's dead debts dropped and its virtual plays no partner can use left out (solver docstring,
@@ -426,6 +447,32 @@ def test_close_game_with_seats_choosing_is_sound_against_brute_force(name):
             assert (owing <= one <= every), (name, i, pos, seat, x, owing, one, every)
             more += one and not owing
     assert more > 0
+
+
+@pytest.mark.parametrize("name", CLOSE_RULES)
+def test_owed_gaps_keep_the_yes_no_games_sound(name):
+    """The owing seats' leads and beats left out where a lower single of their own stands for them and s holds no
+    tile between, the lower play then owed (solver docstring, X_OWED_GAPS): the close and the get game never claim
+    what the brute force refutes, and claim nothing that the games without the rule do not (the owing seats only
+    gain choices); most of what the games without it claim stays claimed."""
+    rules = RULES[name]()
+    on, off = Solver(rules, tt_bits=16), Solver(rules, tt_bits=16, owed_gaps=False)
+    rng = random.Random(67)
+    kept = lost = 0
+    for i in range(400):
+        pos = random_position(rules, rng)
+        seat = rng.choice(pos.active())
+        closes = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                             pos.trick, pos.has_led, pos.pending, close=True) == 1
+        target = pos.dong[seat] + 1
+        gets = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                           pos.trick, pos.has_led, pos.pending, get=target) == 1
+        for claim, without, want in ((on.surely_closes(pos, seat), off.surely_closes(pos, seat), closes),
+                                     (on.surely_gets(pos, seat, 1), off.surely_gets(pos, seat, 1), gets)):
+            assert not claim or (want and without), (name, i, pos, seat, claim, without, want)
+            kept += claim
+            lost += without and not claim
+    assert kept > 4 * lost, (kept, lost)
 
 
 @pytest.mark.parametrize("game", ["hold", "get"])

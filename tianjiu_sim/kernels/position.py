@@ -333,7 +333,7 @@ class Solver:
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
                  stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True,
                  passing: bool = True, low_beats: bool = True, dead_debts: bool = True,
-                 tied_high: bool = True, gap_plays: bool = True):
+                 tied_high: bool = True, gap_plays: bool = True, owed_gaps: bool = True):
         self.rules = rules
         self.dominance = dominance  # False: search the dominated discards too (a test of the reduction)
         self.cat = catalogue(rules)
@@ -363,6 +363,9 @@ class Solver:
         # False: the passing and upper games' minimisers also lead and beat with a single where a lower one of their
         # hand would do as well and s holds no tile between (X_GAP_PLAYS; a test)
         self.gap_plays = gap_plays
+        # False: the yes / no games' owing seats also lead and beat with a single where a lower one of their hand would
+        # do as well and s holds no tile between (X_OWED_GAPS; a test)
+        self.owed_gaps = owed_gaps
         # False: keep the passing game's dead debts and the virtual plays no partner can use (X_DEAD_DEBTS; a test)
         self.dead_debts = dead_debts
         self.pass_proofs = 0  # tests settled by the passing game (a test's and a benchmark's counter)
@@ -441,6 +444,7 @@ class Solver:
         X[K.X_LOW_BEATS] = int(self.low_beats)
         X[K.X_TIED_HIGH] = int(self.tied_high)
         X[K.X_GAP_PLAYS] = int(self.gap_plays)
+        X[K.X_OWED_GAPS] = int(self.owed_gaps)
         X[K.X_UPPER_NODES] = UPPER_NODES if self.passing is True else 0
         X[K.X_UPPER] = int(self.passing == "upper")
         X[K.X_PASSING] = int(self.passing == "only")
@@ -857,7 +861,8 @@ class Solver:
         return Solver(self.rules, self.tt_bits, self.dominance, self.max_nodes, self.probes,
                       trick_table=self.trick_table, stoppers=self.stoppers, close_game=self.close_game,
                       twins=self.twins, relaxed=self.relaxed, passing=self.passing, low_beats=self.low_beats,
-                      dead_debts=self.dead_debts, tied_high=self.tied_high, gap_plays=self.gap_plays)
+                      dead_debts=self.dead_debts, tied_high=self.tied_high, gap_plays=self.gap_plays,
+                      owed_gaps=self.owed_gaps)
 
     def _search_all(self, jobs: list, seat: int, threads: int, on_action, done: int, base: tuple) -> list:
         """The search of each job (child, known, guess), in chains of CHAIN jobs (`_chain`, from the

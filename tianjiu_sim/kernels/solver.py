@@ -147,6 +147,15 @@ The other way round, a minimiser's real single play of t is left out where its v
 for it (`_virtual_stands`): t the only tile of the hand above w, s holding none between and a partner still to act
 holding one; the trick offers s the same and the partners more, and after it the hands are the same with the debt
 dead.  The 55 dear deals: 391.7 M -> 385.7 M nodes (benchmarks/README.md, stop 62).
+Owed gaps (stop 63, X_OWED_GAPS): the yes / no games in which s proves and the other seats owe their discards
+(close, get, at least; `_close_search`) take the same rule to those seats' single leads and beats.  There the
+lower play w needs no debt: it is *owed* (the tile stays in the hand, the seat owes one tile more), so that the
+hand after the trick holds every hand the left-out plays would have left (b played and w kept, or w played and b
+kept), and the seat gives up later whichever it likes, as for its owed discards.  Shown w, s has the plays it has
+against b and the partners more.  The owing seats only gain choices, so a 1 still holds in the real game
+(`_owes_play`).  Deal 49's three leads worth 12, the close game from the lead: 11.1 M, 21.2 M and 9.0 M nodes ->
+0.21 M, 0.19 M and 0.25 M.  The 55 dear deals, every action: 385.7 M -> 276.9 M nodes, no value changed
+(benchmarks/README.md, stop 63).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -386,7 +395,12 @@ X_TIED_HIGH = X_DEBT + 45
 # single of its own leads or beats as well and s holds no tile between the two (the partners' tiles between are the
 # minimisers' own choices; `_lower_stands`); X_LEADS_DROPPED counts the leads left out
 X_GAP_PLAYS, X_LEADS_DROPPED = X_DEBT + 46, X_DEBT + 47
-N_X = X_DEBT + 48
+# X_OWED_GAPS 1: in the yes / no games where the other seats owe their discards and s proves (close, get, at least),
+# such a seat's single lead or beat is left out where a lower free single of its own would do as well and s holds no
+# tile between, and the lower play is then owed: the tile stays in the hand and the seat owes one more
+# (`_owes_play`, `_close_search`)
+X_OWED_GAPS = X_DEBT + 48
+N_X = X_DEBT + 49
 UPPER_SALT = np.int64(0x2545F4914F6CDD1D)  # the upper game's table keys, apart from the real game's
 GAME_CLOSE, GAME_HOLD, GAME_GET, GAME_AT_LEAST, GAME_AT_MOST = 0, 1, 2, 3, 4  # X_GAME: the yes / no game `_close_search` plays
 VALUE_TARGET = 32  # the value games' target X_HOLD is keyed as X_HOLD + VALUE_TARGET in 6 bits (`_close_key`)
@@ -1688,12 +1702,33 @@ def _last_single_trick(T, Q, X, hands, dong, leader, ky, ply):
     return float(ky[ply, 8]) * CLOSE_EPS
 
 
+@njit(cache=True, inline="always")
+def _owes_play(T, hand, w, gw, later, tied_ok):
+    """Whether a single play of tile w of `hand` (its group gw) stands for a higher tile b of the hand left out by
+    `_lower_stands` (X_OWED_GAPS): w a free single, b above it outside its group, free or (`tied_ok`) in a
+    multi-tile play, none of `later` ranked above w and not above b.  The yes / no games then play w owed
+    (`_close_search`): the line that played b and kept w is one of the owing seat's."""
+    if (hand & T[ROW_TILE + w, K_PARTNERS]) != 0:
+        return False
+    high = hand & T[ROW_TILE + w, K_ABOVE] & ~gw
+    while high:
+        b = ctz(high)
+        high &= high - 1
+        if (hand & T[ROW_TILE + b, K_PARTNERS]) != 0 and not tied_ok:
+            continue
+        if ((later & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0
+                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
+                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False)  # not inlined: `_search` and `_close_search` share one compiled copy
-def _leader_moves(A, ply, leader, others, forced, hint, playout):
+def _leader_moves(A, ply, leader, others, forced, hint, playout, owed):
     """The leader's plays into mv[ply], sorted by ordering key (ky[ply]): one single per group of
     equivalent tiles, the table's best lead `hint` first, then the killers, multi-tile plays and
-    sure plays; `forced` (a suit mask, or 0) as for held_leads; returns the count.  The arrays come
-    by address (A_*)."""
+    sure plays; `forced` (a suit mask, or 0) as for held_leads; owed 1: a yes / no game where the other seats owe
+    their discards (`_close_search`, X_OWED_GAPS); returns the count.  The arrays come by address (A_*)."""
     T, Q, X, hands, _, _, _, _, _, mv, ky, gp = _search_arrays(A)
     grow = gp[ply]
     s = X[X_SEAT]
@@ -1706,7 +1741,8 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout):
     nm = 0
     # the two games: a minimiser's single lead with a lower free single of its own where s holds no tile between
     # (`_lower_stands`; the passing game's lead then takes a debt, the upper game's minimisers have one choice fewer)
-    gap = ((X[X_PASSING] != 0 or X[X_UPPER] != 0) and X[X_GAP_PLAYS] != 0 and (not maxing) and (not playout)
+    owing = owed == 1 and X[X_OWED_GAPS] != 0 and (X[X_REAL] >> leader & 1) == 0
+    gap = ((X[X_PASSING] != 0 or X[X_UPPER] != 0 or owing) and X[X_GAP_PLAYS] != 0 and (not maxing) and (not playout)
            and X[X_NO_DOMINANCE] == 0 and forced == 0)
     # the passing game: a single lead that its own virtual play as a debt below stands for (`_virtual_stands`)
     vdebts = X[X_PASS_DEBT + leader] if (gap and X[X_PASSING] != 0) else np.int64(0)
@@ -1803,10 +1839,12 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 vafter = _tiles_after(hands, n, folded, seat, leader, s)
                 vsmask = _beat_later(X, hands, n, folded, seat, leader, True)
         if low_ok:
-            # (a debt is a tile a seat may still play as: the passing game)
+            # (a debt is a tile a seat may still play as: the passing game; an owing seat of a yes / no game plays
+            # the lower beat owed, X_OWED_GAPS)
+            owing = owed == 1 and X[X_OWED_GAPS] != 0 and (X[X_REAL] >> seat & 1) == 0
             later = _beat_later(X, hands, n, folded, seat, leader,
-                                (X[X_PASSING] != 0 or X[X_UPPER] != 0) and X[X_GAP_PLAYS] != 0 and not maxing)
-            if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0:
+                                (X[X_PASSING] != 0 or X[X_UPPER] != 0 or owing) and X[X_GAP_PLAYS] != 0 and not maxing)
+            if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0 and not owing:
                 # (the upper game drops the partners' condition, as for discards; the passing game too, the beat
                 # taking a debt as a discard does: `_beat_debts`)
                 later |= _others(hands, n, folded | (np.int64(1) << s), seat)
@@ -2086,6 +2124,10 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
         nm = _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last, False,
                              Z if X[X_UNOWED] != 0 else (ONE if sproves else np.int64(2)))
         maxing = (seat == s) == sproves  # the proving side
+        # an owing seat's single beat that stands for a higher one left out is owed (X_OWED_GAPS, `_owes_play`)
+        owing = (sproves and seat != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
+                 and size == 1 and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0 and (X[X_REAL] >> seat & 1) == 0)
+        olater = _beat_later(X, hands, n, folded, seat, leader, True) if owing else Z
         nd = 0
         for j in range(nm):
             code = mv[ply, j]
@@ -2095,9 +2137,14 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                     break  # the proving side may keep to a narrower game: its 1 still holds
             if code >= 0:
                 m = T[ROW_PLAY + code, C_MASK]
-                hands[seat] ^= m
-                r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
-                hands[seat] ^= m
+                if owing and _owes_play(T, hands[seat], ctz(m), gp[ply, ctz(m)], olater, X[X_TIED_HIGH] != 0):
+                    X[X_DEBT + seat] += 1
+                    r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
+                    X[X_DEBT + seat] -= 1
+                else:
+                    hands[seat] ^= m
+                    r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
+                    hands[seat] ^= m
             else:
                 d = -code - 1
                 owe = size if d == 0 else 0  # the empty discard: `size` tiles owed
@@ -2153,16 +2200,26 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             dong[leader] -= tiles
             cashes = _value_made(X, v, sproves) == maxing
     if not cashes:
-        nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False)
+        nm = _leader_moves(A, ply, leader, _others(hands, n, folded, leader), Z, M1, False,
+                           ONE if (sproves and X[X_UNOWED] == 0) else Z)
         r = ONE - r
+        # an owing seat's single lead that stands for a higher one left out is owed (X_OWED_GAPS, `_owes_play`)
+        owing = (sproves and leader != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
+                 and X[X_NO_DOMINANCE] == 0 and (X[X_REAL] >> leader & 1) == 0)
         for j in range(nm):
             p = mv[ply, j]
             if T[ROW_PLAY + p, C_SIZE] > tiles:
                 continue
             m = T[ROW_PLAY + p, C_MASK]
-            hands[leader] ^= m
-            v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
-            hands[leader] ^= m
+            if (owing and T[ROW_PLAY + p, C_SIZE] == 1
+                    and _owes_play(T, hand, ctz(m), gp[ply, ctz(m)], hands[s], X[X_TIED_HIGH] != 0)):
+                X[X_DEBT + leader] += 1
+                v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
+                X[X_DEBT + leader] -= 1
+            else:
+                hands[leader] ^= m
+                v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
+                hands[leader] ^= m
             if X[X_ABORT] != 0:
                 return Z
             if maxing == (v == 1):
@@ -2889,7 +2946,7 @@ def _search(A, ply, leader, lead_p, win_p, win_seat, win_lead, caught, first, ac
                 return v
 
     grow = gp[ply]
-    nm = _leader_moves(A, ply, leader, others, forced if lead_p == -2 else 0, hint, playout)
+    nm = _leader_moves(A, ply, leader, others, forced if lead_p == -2 else 0, hint, playout, Z)
     if playout:
         nm = 1
     # a minimiser's single lead takes the debts that the higher leads left out need (X_GAP_PLAYS; the real search
