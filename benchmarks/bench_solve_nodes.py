@@ -187,8 +187,8 @@ def main() -> None:
     ap.add_argument("--cap", type=float, default=30e6, help="nodes before a search gives up")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a constant of kernels/position.py for this run (repeatable)")
-    ap.add_argument("--no-relaxed", dest="relaxed", action="store_false",
-                    help="Solver(relaxed=False): never ask the relaxed games (tjsim solve asks them past 6 M nodes)")
+    ap.add_argument("--relaxed", action="store_true",
+                    help="Solver(relaxed=True): ask the relaxed games past 6 M nodes (off in tjsim solve since stop 63)")
     ap.add_argument("--tt-bits", type=int, default=22, help="the size the table grows to, 2^N entries (tjsim solve: 22)")
     ap.add_argument("--headroom", action="store_true",
                     help="also the deals still over a second with perfect threads or no fixed cost (module docstring)")
@@ -207,7 +207,7 @@ def main() -> None:
     deals = ([int(x) for x in args.only.split(",")] if args.only
              else list(range(args.first, args.first + args.deals)))
     jobs = [(i, args.seed, int(args.cap), tuple(sets), args.relaxed, args.tt_bits) for i in deals]
-    label = " ".join(args.set + ([] if args.relaxed else ["--no-relaxed"])
+    label = " ".join(args.set + (["--relaxed"] if args.relaxed else [])
                      + ([] if args.tt_bits == 22 else [f"--tt-bits {args.tt_bits}"])) or "defaults"
     run = {}
     out = open(args.out, "w") if args.out else None  # noqa: SIM115  (written as deals finish)

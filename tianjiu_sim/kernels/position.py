@@ -284,7 +284,12 @@ HOLD_NODES = 1_000_000
 # 237 41.7 M -> 52.1 M), the 14 of deals 400-599 past 6 M 658.4 M -> 487.8 M (510 33.3 M -> 10.5 M, 429 67.7 M ->
 # 24.8 M; 425 84.2 M -> 92.4 M), the 13 of deals 600-799 past 6 M 797.9 M -> 698.7 M (689 149.1 M -> 88.7 M; 725
 # 29.4 M -> 40.5 M, the worst loss, a few searches each paying the games' 4 M): 42 deals 2,345 M -> 1,995 M nodes.
-# Values unchanged.  (Off at stop 49, when only the first five were measured.)
+# Values unchanged.  (Off at stop 49, when only the first five were measured.)  Off again since stop 63: with the
+# yes / no games' owed gaps (kernels/solver.py, X_OWED_GAPS) the searches they served settle sooner without them, and
+# their 4 M nodes a search are lost: the 55 dear deals of 0-599 (every deal there past 1 M nodes at stop 57), every
+# action, 276.9 M -> 228.4 M nodes (238 path 22.0 M -> 13.6 M, 400 12.4 M -> 8.4 M, 237 15.8 M -> 11.6 M), deals
+# 600-799 143.6 M -> 115.2 M (657 28.3 M -> 20.1 M, 676 32.9 M -> 24.9 M), no deal 5 % dearer, values unchanged
+# (benchmarks/README.md, stop 63).  Solver(relaxed=True) asks them.
 # Past GROW_NODES a search's close games at the root that fail may be asked again with one seat at a time choosing
 # its discards (kernels/solver.py, `_squeeze_close`: the squeezes that owing hides) on PARTIAL_NODES nodes in all.
 # Off (0): it settles deal 237's lead 3-1 in about a million nodes where the search takes 16 M to 60 M, but where s
@@ -331,7 +336,7 @@ class Solver:
 
     def __init__(self, rules: RuleSet, tt_bits: int = K.TT_BITS, dominance: bool = True,
                  max_nodes: int = 0, probes: bool = True, interruptible: bool = False, trick_table: bool = True,
-                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = True,
+                 stoppers: bool = True, close_game: str = "late", twins: bool = True, relaxed: bool = False,
                  passing: bool = True, low_beats: bool = True, dead_debts: bool = True,
                  tied_high: bool = True, gap_plays: bool = True, owed_gaps: bool = True):
         self.rules = rules
@@ -350,7 +355,7 @@ class Solver:
         self.trick_table = trick_table  # False: no table entries inside tricks (a test that they change no value)
         self.stoppers = stoppers  # False: no stoppers' floor (kernels/solver.py), a test that it changes no value
         self.twins = twins  # False: search the moves with the higher twin too (kernels/solver.py, twin_pairs; a test)
-        self.relaxed = relaxed  # the relaxed games past GROW_NODES + RELAX_AFTER (RELAXED_NODES; measured there)
+        self.relaxed = relaxed  # True: the relaxed games past GROW_NODES + RELAX_AFTER (RELAXED_NODES; off since stop 63)
         # each test first in the upper game (UPPER_NODES), then in the passing game (PASS_NODES); False: in
         # neither (a test that they change no value); "only": every search in the passing game, a lower bound of
         # the value, "upper": every search in the upper game, an upper bound (tests of those games, with
