@@ -1392,6 +1392,20 @@ def _beat_later(X, hands, n, folded, seat, leader, gap):
 
 
 @njit(cache=True, inline="always")
+def _between(T, w, b):
+    """The tiles ranked above w and not above b (b above w in w's class): those that beat w and not b."""
+    return T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]
+
+
+@njit(cache=True, inline="always")
+def _in_line(T, w, b):
+    """Whether w and b lie on one rank line, b above: every tile below w is below b and every tile above b is above
+    w (a class's ranks are a line; a relaxed game's gaps need not be, kernels/relaxed.py)."""
+    return ((T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
+            and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0)
+
+
+@njit(cache=True, inline="always")
 def _lower_stands(T, hand, b, g, within, later, tied_ok):
     """Whether the single play of tile b of `hand` (its group g) is dominated by a lower free single w of the hand,
     among the tiles `within` (those that beat the standing play; -1 for a lead): none of `later` ranked above w and
@@ -1404,9 +1418,7 @@ def _lower_stands(T, hand, b, g, within, later, tied_ok):
     while low:
         w = ctz(low)
         low &= low - 1
-        if ((hand & T[ROW_TILE + w, K_PARTNERS]) == 0 and (later & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0
-                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
-                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+        if (hand & T[ROW_TILE + w, K_PARTNERS]) == 0 and (later & _between(T, w, b)) == 0 and _in_line(T, w, b):
             return True
     return False
 
@@ -1423,10 +1435,9 @@ def _virtual_stands(T, hand, debts, b, smask, after):
     while x:
         w = ctz(x)
         x &= x - 1
-        btw = T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]
+        btw = _between(T, w, b)
         if ((hand & ~(np.int64(1) << b) & T[ROW_TILE + w, K_ABOVE]) == 0 and (smask & btw) == 0 and (after & btw) != 0
-                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
-                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+                and _in_line(T, w, b)):
             return True
     return False
 
@@ -1716,9 +1727,7 @@ def _owes_play(T, hand, w, gw, later, tied_ok):
         high &= high - 1
         if (hand & T[ROW_TILE + b, K_PARTNERS]) != 0 and not tied_ok:
             continue
-        if ((later & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0
-                and (T[ROW_TILE + w, K_BELOW] & ~T[ROW_TILE + b, K_BELOW]) == 0
-                and (T[ROW_TILE + b, K_ABOVE] & ~T[ROW_TILE + w, K_ABOVE]) == 0):
+        if (later & _between(T, w, b)) == 0 and _in_line(T, w, b):
             return True
     return False
 
@@ -1746,7 +1755,9 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout, owed):
            and X[X_NO_DOMINANCE] == 0 and forced == 0)
     # the passing game: a single lead that its own virtual play as a debt below stands for (`_virtual_stands`)
     vdebts = X[X_PASS_DEBT + leader] if (gap and X[X_PASSING] != 0) else np.int64(0)
-    vmates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader) if vdebts != 0 else np.int64(0)
+    # the partners (the passing game's virtual plays and `_virtual_stands` read them)
+    virtual = X[X_PASSING] != 0 and (not maxing) and (not playout) and forced == 0
+    mates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader) if virtual else np.int64(0)
     for j in range(nc):
         p = row[j]
         size = T[ROW_PLAY + p, C_SIZE]
@@ -1755,7 +1766,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout, owed):
             if (grow[b] & ((np.int64(1) << b) - 1)) != 0:
                 continue  # a lower tile of the same group stands for it
             if gap and (_lower_stands(T, hand, b, grow[b], np.int64(-1), hands[s], X[X_TIED_HIGH] != 0)
-                        or (vdebts != 0 and _virtual_stands(T, hand, vdebts, b, hands[s], vmates))):
+                        or (vdebts != 0 and _virtual_stands(T, hand, vdebts, b, hands[s], mates))):
                 X[X_LEADS_DROPPED] += 1
                 continue
         if (T[ROW_PLAY + p, C_TWIN] & hand) != 0 and twins:
@@ -1772,8 +1783,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout, owed):
         mv[ply, nm] = p
         ky[ply, nm] = key
         nm += 1
-    if X[X_PASSING] != 0 and (not maxing) and (not playout) and forced == 0:
-        mates = _others(hands, Q[R_PLAYERS], X[X_FOLDED] | (np.int64(1) << s), leader)
+    if virtual:
         nm = _virtual_plays(T, X, leader, hand, np.int64(-1), mv, ky, grow, ply, nm, 0, mates, mates, hands[s])
         for j in range(nm):
             if mv[ply, j] == hint:
@@ -1819,6 +1829,11 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         ours = _can_beat(T, win_p, win_lead, hands, n, folded, _next_active(seat, n, folded), leader)
     nm = 0
     early = last and Q[R_EARLY_DEATH] != 0 and dong[seat] + size < Q[R_MIN_DONG]
+    # the passing game's minimisers: the tiles of the partners still to act in the trick, and s's if s is (its
+    # virtual plays and `_virtual_stands` read them)
+    pas = X[X_PASSING] != 0 and size == 1 and (not maxing) and (not playout)
+    vafter = _tiles_after(hands, n, folded, seat, leader, s) if pas else np.int64(0)
+    vsmask = _beat_later(X, hands, n, folded, seat, leader, True) if pas else np.int64(0)
     if (not early) and (hand & bu) != 0:
         row = (ROW_BL if win_lead == 1 else ROW_BF) + win_p
         used = np.int64(0)
@@ -1829,15 +1844,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         low_ok = size == 1 and (not playout) and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0
         later = np.int64(0)
         # the passing game: a beat that its own virtual play as a debt below stands for (`_virtual_stands`)
-        vdebts = np.int64(0)
-        vafter = np.int64(0)
-        vsmask = np.int64(0)
-        if (X[X_PASSING] != 0 and X[X_GAP_PLAYS] != 0 and size == 1 and (not maxing) and (not playout)
-                and X[X_NO_DOMINANCE] == 0):
-            vdebts = X[X_PASS_DEBT + seat] & bu
-            if vdebts != 0:
-                vafter = _tiles_after(hands, n, folded, seat, leader, s)
-                vsmask = _beat_later(X, hands, n, folded, seat, leader, True)
+        vdebts = X[X_PASS_DEBT + seat] & bu if (pas and X[X_GAP_PLAYS] != 0 and X[X_NO_DOMINANCE] == 0) else np.int64(0)
         if low_ok:
             # (a debt is a tile a seat may still play as: the passing game; an owing seat of a yes / no game plays
             # the lower beat owed, X_OWED_GAPS)
@@ -1866,11 +1873,9 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
             mv[ply, nm] = p
             ky[ply, nm] = _killer_key(grow, p, (1000000 if ours else 0) + (-r if threat else r), playout)
             nm += 1
-    if X[X_PASSING] != 0 and size == 1 and (not early) and (not maxing) and (not playout):
-        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0,
-                            _tiles_after(hands, n, folded, seat, leader, s),
-                            _others(hands, n, folded | (np.int64(1) << s), seat),
-                            _beat_later(X, hands, n, folded, seat, leader, True))
+    if pas and not early:
+        nm = _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, 1000000 if ours else 0, vafter,
+                            _others(hands, n, folded | (np.int64(1) << s), seat), vsmask)
     # Discards: every set of `size` tiles taking the lowest bits of each group; a seat keeps
     # the higher of two free singles of one class (dominated discards, module docstring).
     nb = 0
@@ -1919,7 +1924,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
                 while low:
                     w = ctz(low)
                     low &= low - 1
-                    if (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0:
+                    if (mates & _between(T, w, b)) == 0:
                         ok = False  # a lower free single of the class stays: discarding b is never better
                         break
                 if not ok:
@@ -2523,7 +2528,7 @@ def _beat_debts(A, seat, u, bu, later):
         b = ctz(up)
         up &= up - 1
         if ((X[X_TIED_HIGH] != 0 or (hand & T[ROW_TILE + b, K_PARTNERS]) == 0)
-                and (later & T[ROW_TILE + u, K_ABOVE] & ~T[ROW_TILE + b, K_ABOVE]) == 0):
+                and (later & _between(T, u, b)) == 0):
             return _pass_debts(A, seat, np.int64(1) << u)
     return X[X_PASS_DEBT + seat]
 
@@ -2566,7 +2571,7 @@ def _live_debts(T, X, hands, n, seat):
         x &= x - 1
         up = hand & T[ROW_TILE + w, K_ABOVE]
         # (bits run from the highest rank down: the lowest bit of `up` is the seat's highest tile above w)
-        if up == 0 or (mates & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + ctz(up), K_ABOVE]) == 0:
+        if up == 0 or (mates & _between(T, w, ctz(up))) == 0:
             debts &= ~(np.int64(1) << w)
     return debts
 
@@ -2582,7 +2587,7 @@ def _takes_debt(T, held, keep, t, mates, tied):
     while up:
         a = ctz(up)
         up &= up - 1
-        if (tied or (held & T[ROW_TILE + a, K_PARTNERS]) == 0) and (mates & T[ROW_TILE + t, K_ABOVE] & ~T[ROW_TILE + a, K_ABOVE]):
+        if (tied or (held & T[ROW_TILE + a, K_PARTNERS]) == 0) and (mates & _between(T, t, a)):
             return True
     return False
 
@@ -2657,7 +2662,7 @@ def _virtual_plays(T, X, seat, hand, bu, mv, ky, grow, ply, nm, key, after, mate
                 seen |= grow[v]
             elif v != t:
                 continue
-            if (X[X_DEAD_DEBTS] != 0 and (after & T[ROW_TILE + w, K_ABOVE] & ~T[ROW_TILE + v, K_ABOVE]) == 0
+            if (X[X_DEAD_DEBTS] != 0 and (after & _between(T, w, v)) == 0
                     and not _takes_debt(T, hand, hand & ~(np.int64(1) << v), v, mates, X[X_TIED_HIGH] != 0)):
                 X[X_DEBTS_DROPPED] += 1
                 continue
