@@ -452,9 +452,9 @@ def test_close_game_with_seats_choosing_is_sound_against_brute_force(name):
 @pytest.mark.parametrize("name", CLOSE_RULES)
 def test_owed_gaps_keep_the_yes_no_games_sound(name):
     """The owing seats' leads and beats left out where a lower single of their own stands for them and s holds no
-    tile between, the lower play then owed (solver docstring, X_OWED_GAPS): the close and the get game never claim
-    what the brute force refutes, and claim nothing that the games without the rule do not (the owing seats only
-    gain choices); most of what the games without it claim stays claimed."""
+    tile between, the lower play then owed (solver docstring, X_OWED_GAPS): the close game and the value game "at
+    least t" never claim what the brute force refutes, and claim nothing that the games without the rule do not (the
+    owing seats only gain choices); most of what the games without it claim stays claimed."""
     rules = RULES[name]()
     on, off = Solver(rules, tt_bits=16), Solver(rules, tt_bits=16, owed_gaps=False)
     rng = random.Random(67)
@@ -464,11 +464,12 @@ def test_owed_gaps_keep_the_yes_no_games_sound(name):
         seat = rng.choice(pos.active())
         closes = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
                              pos.trick, pos.has_led, pos.pending, close=True) == 1
-        target = pos.dong[seat] + 1
-        gets = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
-                           pos.trick, pos.has_led, pos.pending, get=target) == 1
-        for claim, without, want in ((on.surely_closes(pos, seat), off.surely_closes(pos, seat), closes),
-                                     (on.surely_gets(pos, seat, 1), off.surely_gets(pos, seat, 1), gets)):
+        value = brute_value(rules, pos.hands, pos.dong, pos.leader, seat, pos.banker, pos.streak, pos.folded,
+                            pos.trick, pos.has_led, pos.pending, pos.paid or None)
+        games = [(on.surely_closes(pos, seat), off.surely_closes(pos, seat), closes)]
+        for target in (math.floor(value), math.floor(value) + 1):
+            games.append((on.surely_at_least(pos, seat, target), off.surely_at_least(pos, seat, target), value >= target))
+        for claim, without, want in games:
             assert not claim or (want and without), (name, i, pos, seat, claim, without, want)
             kept += claim
             lost += without and not claim

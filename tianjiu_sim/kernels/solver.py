@@ -148,14 +148,16 @@ for it (`_virtual_stands`): t the only tile of the hand above w, s holding none 
 holding one; the trick offers s the same and the partners more, and after it the hands are the same with the debt
 dead.  The 55 dear deals: 391.7 M -> 385.7 M nodes (benchmarks/README.md, stop 62).
 Owed gaps (stop 63, X_OWED_GAPS): the yes / no games in which s proves and the other seats owe their discards
-(close, get, at least; `_close_search`) take the same rule to those seats' single leads and beats.  There the
+(close, at least; `_close_search`) take the same rule to those seats' single leads and beats.  There the
 lower play w needs no debt: it is *owed* (the tile stays in the hand, the seat owes one tile more), so that the
 hand after the trick holds every hand the left-out plays would have left (b played and w kept, or w played and b
 kept), and the seat gives up later whichever it likes, as for its owed discards.  Shown w, s has the plays it has
 against b and the partners more.  The owing seats only gain choices, so a 1 still holds in the real game
 (`_owes_play`).  Deal 49's three leads worth 12, the close game from the lead: 11.1 M, 21.2 M and 9.0 M nodes ->
 0.21 M, 0.19 M and 0.25 M.  The 55 dear deals, every action: 385.7 M -> 276.9 M nodes, no value changed
-(benchmarks/README.md, stop 63).
+(benchmarks/README.md, stop 63).  Not in the get game: the owed lower tile, which the seat may play again, is a
+looser game, and there it lost a proof the search leans on (full deal 98's lead 3-1 with the passing game off,
+"s gets one 戙": 4.7 M nodes -> past 30 M; `test_value_walk_asks_the_get_game_first`).
 
 Twins (not from DDS; stop 41): the two nines (6-3, 5-4), eights, sevens and fives are equal in rank, and
 exchanging the two tiles of one value in every hand at once maps every play to a play of the same class
@@ -395,7 +397,7 @@ X_TIED_HIGH = X_DEBT + 45
 # single of its own leads or beats as well and s holds no tile between the two (the partners' tiles between are the
 # minimisers' own choices; `_lower_stands`); X_LEADS_DROPPED counts the leads left out
 X_GAP_PLAYS, X_LEADS_DROPPED = X_DEBT + 46, X_DEBT + 47
-# X_OWED_GAPS 1: in the yes / no games where the other seats owe their discards and s proves (close, get, at least),
+# X_OWED_GAPS 1: in the yes / no games where the other seats owe their discards and s proves (close, at least; not get),
 # such a seat's single lead or beat is left out where a lower free single of its own would do as well and s holds no
 # tile between, and the lower play is then owed: the tile stays in the hand and the seat owes one more
 # (`_owes_play`, `_close_search`)
@@ -1750,7 +1752,7 @@ def _leader_moves(A, ply, leader, others, forced, hint, playout, owed):
     nm = 0
     # the two games: a minimiser's single lead with a lower free single of its own where s holds no tile between
     # (`_lower_stands`; the passing game's lead then takes a debt, the upper game's minimisers have one choice fewer)
-    owing = owed == 1 and X[X_OWED_GAPS] != 0 and (X[X_REAL] >> leader & 1) == 0
+    owing = owed == 1 and X[X_OWED_GAPS] != 0 and X[X_GAME] != GAME_GET and (X[X_REAL] >> leader & 1) == 0
     gap = ((X[X_PASSING] != 0 or X[X_UPPER] != 0 or owing) and X[X_GAP_PLAYS] != 0 and (not maxing) and (not playout)
            and X[X_NO_DOMINANCE] == 0 and forced == 0)
     # the passing game: a single lead that its own virtual play as a debt below stands for (`_virtual_stands`)
@@ -1848,7 +1850,7 @@ def _follower_moves(A, ply, leader, seat, win_p, win_seat, win_lead, size, last,
         if low_ok:
             # (a debt is a tile a seat may still play as: the passing game; an owing seat of a yes / no game plays
             # the lower beat owed, X_OWED_GAPS)
-            owing = owed == 1 and X[X_OWED_GAPS] != 0 and (X[X_REAL] >> seat & 1) == 0
+            owing = owed == 1 and X[X_OWED_GAPS] != 0 and X[X_GAME] != GAME_GET and (X[X_REAL] >> seat & 1) == 0
             later = _beat_later(X, hands, n, folded, seat, leader,
                                 (X[X_PASSING] != 0 or X[X_UPPER] != 0 or owing) and X[X_GAP_PLAYS] != 0 and not maxing)
             if not maxing and X[X_UPPER] == 0 and X[X_PASSING] == 0 and not owing:
@@ -2130,7 +2132,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                              Z if X[X_UNOWED] != 0 else (ONE if sproves else np.int64(2)))
         maxing = (seat == s) == sproves  # the proving side
         # an owing seat's single beat that stands for a higher one left out is owed (X_OWED_GAPS, `_owes_play`)
-        owing = (sproves and seat != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
+        owing = (sproves and (not get) and seat != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
                  and size == 1 and X[X_LOW_BEATS] != 0 and X[X_NO_DOMINANCE] == 0 and (X[X_REAL] >> seat & 1) == 0)
         olater = _beat_later(X, hands, n, folded, seat, leader, True) if owing else Z
         nd = 0
@@ -2209,7 +2211,7 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                            ONE if (sproves and X[X_UNOWED] == 0) else Z)
         r = ONE - r
         # an owing seat's single lead that stands for a higher one left out is owed (X_OWED_GAPS, `_owes_play`)
-        owing = (sproves and leader != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
+        owing = (sproves and (not get) and leader != s and X[X_UNOWED] == 0 and X[X_OWED_GAPS] != 0 and X[X_GAP_PLAYS] != 0
                  and X[X_NO_DOMINANCE] == 0 and (X[X_REAL] >> leader & 1) == 0)
         for j in range(nm):
             p = mv[ply, j]
