@@ -142,15 +142,15 @@ def test_solve_max_nodes_shows_the_bounds_it_proved():
     assert csv[0] == "action,tiles,value,low,high"
 
 
-# Full deal 49 of seed 1 (bench_solver.py), the slowest of the 60 of bench_solve_cli.py: 2.0 G nodes,
-# minutes, before every action is exact (benchmarks/README.md, stop 38; 2.8 G nodes, 11 minutes before
-# the close game, stop 36); the position's value alone 246 M nodes, 108 s (1.6 G, 610 s before).  The
-# values `tjsim solve` gives when left to finish.
-HARD_DEAL = ("6-6 1-1 3-1 3-3 6-1 5-4 6-2 4-2 | 6-6 3-1 2-2 6-1 5-1 5-3 5-2 4-1 | "
-             "4-4 5-5 6-5 6-4 5-1 4-3 3-2 2-1 | 1-1 4-4 5-5 3-3 2-2 6-5 6-4 6-3")
+# Full deal 425 of seed 1 (bench_solver.py), the dearest of deals 0-599 since stop 63: 55-65 M nodes, about 15 s on
+# two threads, before every action is exact (benchmarks/README.md, stop 63).  Until stop 62 these tests used deal 49
+# (2.0 G nodes at stop 38), which the close game's owed gaps now solve in 5 M nodes, a second or two.  The values
+# `tjsim solve` gives when left to finish.
+HARD_DEAL = ("6-6 4-4 2-2 6-5 6-1 6-3 5-4 5-3 | 6-6 1-1 3-1 5-5 6-4 6-2 4-2 3-2 | "
+             "1-1 3-3 6-5 6-4 5-1 5-1 5-2 2-1 | 4-4 3-1 5-5 3-3 2-2 6-1 4-3 4-1")
 HARD_VALUE = 12
-HARD_VALUES = {"6-6": 0, "1-1": -4, "3-1": 0, "3-3": 12, "6-1": 12, "5-4": 0, "6-6 5-4": 0, "6-2": -4,
-               "1-1 6-2": 0, "4-2": 12}
+HARD_VALUES = {"6-6": 0, "4-4": 12, "2-2": 12, "6-5": 12, "6-1": 12, "6-3": 12, "6-6 6-3": 0, "5-4": 12,
+               "6-6 5-4": 0, "6-3 5-4": 0, "6-6 6-3 5-4": 0, "5-3": 12}
 
 
 def test_solve_ctrl_c_stops_at_once_and_prints_what_it_solved():
