@@ -2144,14 +2144,15 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
                     break  # the proving side may keep to a narrower game: its 1 still holds
             if code >= 0:
                 m = T[ROW_PLAY + code, C_MASK]
-                if owing and _owes_play(T, hands[seat], ctz(m), gp[ply, ctz(m)], olater, X[X_TIED_HIGH] != 0):
-                    X[X_DEBT + seat] += 1
-                    r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
-                    X[X_DEBT + seat] -= 1
-                else:
-                    hands[seat] ^= m
-                    r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
-                    hands[seat] ^= m
+                # an owed beat keeps its tile and owes one more
+                owe = 1 if (owing and _owes_play(T, hands[seat], ctz(m), gp[ply, ctz(m)], olater,
+                                                 X[X_TIED_HIGH] != 0)) else 0
+                gone = Z if owe else m
+                hands[seat] ^= gone
+                X[X_DEBT + seat] += owe
+                r = _close_search(A, ply + 1, leader, lead_p, code, seat, Z, seat)
+                X[X_DEBT + seat] -= owe
+                hands[seat] ^= gone
             else:
                 d = -code - 1
                 owe = size if d == 0 else 0  # the empty discard: `size` tiles owed
@@ -2218,15 +2219,15 @@ def _close_search(A, ply, leader, lead_p, win_p, win_seat, win_lead, actor):
             if T[ROW_PLAY + p, C_SIZE] > tiles:
                 continue
             m = T[ROW_PLAY + p, C_MASK]
-            if (owing and T[ROW_PLAY + p, C_SIZE] == 1
-                    and _owes_play(T, hand, ctz(m), gp[ply, ctz(m)], hands[s], X[X_TIED_HIGH] != 0)):
-                X[X_DEBT + leader] += 1
-                v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
-                X[X_DEBT + leader] -= 1
-            else:
-                hands[leader] ^= m
-                v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
-                hands[leader] ^= m
+            # an owed lead keeps its tile and owes one more
+            owe = 1 if (owing and T[ROW_PLAY + p, C_SIZE] == 1
+                        and _owes_play(T, hand, ctz(m), gp[ply, ctz(m)], hands[s], X[X_TIED_HIGH] != 0)) else 0
+            gone = Z if owe else m
+            hands[leader] ^= gone
+            X[X_DEBT + leader] += owe
+            v = _close_search(A, ply + 1, leader, p, p, leader, ONE, leader)
+            X[X_DEBT + leader] -= owe
+            hands[leader] ^= gone
             if X[X_ABORT] != 0:
                 return Z
             if maxing == (v == 1):
